@@ -1,0 +1,46 @@
+"""assay: deterministic, reproducible scoring of model answers.
+
+The public API is the names in ``__all__`` (pinned by a test)::
+
+    >>> import assay
+    >>> assay.score("f1", "the cat sat", ["the cat sat on the mat"])
+    0.6666666666666666
+    >>> assay.signature("f1")
+    'f1|tok:word|norm:none|multi:max|v:0.1.0'
+"""
+
+from assay._version import __version__
+from assay.api import bind, score, signature
+from assay.errors import (
+    AssayError,
+    InputFileError,
+    InvalidInputError,
+    InvalidOptionError,
+    InvalidTypeError,
+    UnknownMetricError,
+    UnknownNameError,
+    UnknownNormalizerError,
+    UnknownTokenizerError,
+)
+from assay.metrics.registry import get_metric, metric_names
+from assay.text import normalize, tokenize
+
+__all__ = [
+    "AssayError",
+    "InputFileError",
+    "InvalidInputError",
+    "InvalidOptionError",
+    "InvalidTypeError",
+    "UnknownMetricError",
+    "UnknownNameError",
+    "UnknownNormalizerError",
+    "UnknownTokenizerError",
+    "__version__",
+    "bind",
+    "get_metric",
+    "metric_names",
+    "normalize",
+    "score",
+    "signature",
+    "tokenize",
+]

@@ -1,0 +1,74 @@
+"""The ``assay`` command: a thin shell over the library.
+
+Typed errors become one line on stderr and an exit code from one table
+(:data:`EXIT_CODES`); user errors never show a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from importlib import resources
+
+import click
+
+from assay._version import __version__
+from assay.cli.metric_cmds import metrics_command, score_command
+from assay.errors import (
+    AssayError,
+    InputFileError,
+    InvalidInputError,
+    InvalidOptionError,
+    UnknownNameError,
+)
+
+# First match wins: subclasses before their bases.
+EXIT_CODES: tuple[tuple[type[AssayError], int], ...] = (
+    (UnknownNameError, 2),
+    (InvalidOptionError, 2),
+    (InputFileError, 3),
+    (InvalidInputError, 3),
+    (AssayError, 1),
+)
+
+
+def exit_code_for(error: AssayError) -> int:
+    """The exit code for a typed error."""
+    return next(code for kind, code in EXIT_CODES if isinstance(error, kind))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="assay")
+def cli() -> None:
+    """assay: deterministic, reproducible scoring of model answers."""
+
+
+@cli.command("demo")
+def demo_command() -> None:
+    """Score the bundled QA pairs with every QA metric and print a table."""
+    from assay.cli.metric_cmds import score_file_table
+
+    path = resources.files("assay") / "data" / "qa_pairs.jsonl"
+    with resources.as_file(path) as real_path:
+        score_file_table(real_path)
+
+
+cli.add_command(metrics_command)
+cli.add_command(score_command)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Run the CLI; map typed errors to one line on stderr and an exit code."""
+    try:
+        cli.main(args=list(argv) if argv is not None else None, standalone_mode=False)
+    except AssayError as error:
+        click.echo(f"error: {error}", err=True)
+        sys.exit(exit_code_for(error))
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        sys.exit(130)
+    except click.ClickException as error:
+        error.show()
+        sys.exit(error.exit_code)
+    except click.exceptions.Exit as done:
+        sys.exit(done.exit_code)

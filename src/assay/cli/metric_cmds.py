@@ -1,0 +1,85 @@
+"""``assay metrics`` and ``assay score``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from assay.api import bind
+from assay.io.jsonl import read_pairs
+from assay.metrics.registry import REGISTRY, get_metric
+
+
+@click.command("metrics")
+def metrics_command() -> None:
+    """List every registered metric with its description and default signature."""
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="assay metrics", show_lines=False)
+    for column in ("name", "description", "signature"):
+        table.add_column(column, overflow="fold")
+    for name in sorted(REGISTRY):
+        spec = get_metric(name)
+        table.add_row(name, spec.description, spec.bind().signature)
+    Console().print(table)
+
+
+@click.command("score")
+@click.argument("metric")
+@click.option("--prediction", "-p", help="The prediction text.")
+@click.option("--target", "-t", "targets", multiple=True, help="A target text (repeatable).")
+@click.option(
+    "--file",
+    "-f",
+    "pairs_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="A JSONL file of {id, prediction, targets} rows; prints the mean and count.",
+)
+@click.option("--tokenizer", default=None, help="Override the metric's tokenizer.")
+@click.option("--normalizer", default=None, help="Override the metric's normalizer.")
+def score_command(
+    metric: str,
+    prediction: str | None,
+    targets: tuple[str, ...],
+    pairs_file: Path | None,
+    tokenizer: str | None,
+    normalizer: str | None,
+) -> None:
+    """Score one prediction (or a JSONL file of pairs) with METRIC."""
+    options = {k: v for k, v in (("tokenizer", tokenizer), ("normalizer", normalizer)) if v}
+    bound = bind(metric, **options)
+    if pairs_file is not None:
+        if prediction is not None or targets:
+            raise click.UsageError("give either --file or --prediction/--target, not both")
+        values = [
+            bound.score(pair.prediction, list(pair.targets)) for pair in read_pairs(pairs_file)
+        ]
+        if not values:
+            raise click.UsageError(f"{pairs_file}: no rows to score")
+        click.echo(f"{metric}: {sum(values) / len(values):.6f} (mean over n={len(values)})")
+    else:
+        if prediction is None or not targets:
+            raise click.UsageError("give --prediction TEXT and at least one --target TEXT")
+        click.echo(f"{metric}: {bound.score(prediction, list(targets)):.6f}")
+    click.echo(f"signature: {bound.signature}")
+
+
+def score_file_table(path: Path) -> None:
+    """Score a pairs file with every QA and edit metric and print a table."""
+    from rich.console import Console
+    from rich.table import Table
+
+    pairs = list(read_pairs(path))
+    table = Table(title=f"QA metrics over {len(pairs)} bundled pairs ({path.name})")
+    for column in ("metric", "mean", "n", "signature"):
+        table.add_column(column, justify="right" if column in ("mean", "n") else "left")
+    for name in sorted(REGISTRY):
+        spec = get_metric(name)
+        if spec.family not in ("qa", "edit") or spec.multi == "single":
+            continue
+        bound = spec.bind()
+        values = [bound.score(p.prediction, list(p.targets)) for p in pairs]
+        table.add_row(name, f"{sum(values) / len(values):.4f}", str(len(values)), bound.signature)
+    Console().print(table)

@@ -1,0 +1,100 @@
+"""The exception hierarchy of assay.
+
+Every error assay raises on purpose derives from :class:`AssayError`, and every
+message names the input that was wrong and what to do about it::
+
+    AssayError
+    ├── UnknownNameError (ValueError)          an unknown registry name; suggests close ones
+    │   ├── UnknownMetricError
+    │   ├── UnknownTokenizerError
+    │   └── UnknownNormalizerError
+    ├── InvalidOptionError (ValueError)        an option a metric does not take, or a bad value
+    ├── InvalidInputError (ValueError)         a prediction/target that cannot be scored
+    │   └── InvalidTypeError (TypeError)       ... because it has the wrong type
+    └── InputFileError (ValueError)            a file that cannot be read: names file, line, field
+
+The CLI maps each class to an exit code in one table (``assay.cli.main``).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from pathlib import Path
+
+
+class AssayError(Exception):
+    """Root of all errors raised by assay on purpose."""
+
+
+class UnknownNameError(AssayError, ValueError):
+    """A name that is not in one of assay's registries."""
+
+    kind = "name"
+
+    def __init__(self, name: str, known: Iterable[str]) -> None:
+        self.name = name
+        self.known = sorted(known)
+        close = difflib.get_close_matches(str(name), self.known, n=3, cutoff=0.5)
+        self.suggestions = close
+        hint = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+        super().__init__(
+            f"unknown {self.kind} {name!r}.{hint} Known {self.kind}s: {', '.join(self.known)}."
+        )
+
+
+class UnknownMetricError(UnknownNameError):
+    """A metric name that is not registered."""
+
+    kind = "metric"
+
+
+class UnknownTokenizerError(UnknownNameError):
+    """A tokenizer name that is not registered."""
+
+    kind = "tokenizer"
+
+
+class UnknownNormalizerError(UnknownNameError):
+    """A normalizer name that is not registered."""
+
+    kind = "normalizer"
+
+
+class InvalidOptionError(AssayError, ValueError):
+    """An option a metric does not accept, or an option value out of range."""
+
+
+class InvalidInputError(AssayError, ValueError):
+    """A prediction or target that cannot be scored (for example an empty targets list)."""
+
+
+class InvalidTypeError(InvalidInputError, TypeError):
+    """A prediction or target of the wrong type (for example a number instead of a string)."""
+
+
+class InputFileError(AssayError, ValueError):
+    """A file that cannot be read as expected.
+
+    Attributes:
+        path: the file.
+        line: 1-based line number, or ``None`` when the problem concerns the whole file.
+        field: the offending field, or ``None``.
+        problem: what is wrong, and what to do about it.
+    """
+
+    def __init__(
+        self,
+        path: str | Path,
+        problem: str,
+        *,
+        line: int | None = None,
+        field: str | None = None,
+    ) -> None:
+        self.path = str(path)
+        self.line = line
+        self.field = field
+        self.problem = problem
+        where = self.path if line is None else f"{self.path}:{line}"
+        what = f" field {field!r}:" if field else ""
+        super().__init__(f"{where}:{what} {problem}")

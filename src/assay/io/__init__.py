@@ -1,0 +1,5 @@
+"""Loaders: the only code that reads files. They stream and keep file and line."""
+
+from assay.io.jsonl import iter_jsonl, read_pairs
+
+__all__ = ["iter_jsonl", "read_pairs"]

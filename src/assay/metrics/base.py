@@ -1,0 +1,192 @@
+"""The metric descriptor: one frozen record per metric, read by the registry.
+
+A :class:`MetricSpec` says everything that changes a metric's number — default
+tokenizer and normalizer, options with defaults, multi-target policy, aggregation,
+version — so a runner never branches on metric names. :class:`BoundMetric` is a
+spec with options resolved and validated once; scoring many items through one
+bound metric costs no per-call option handling.
+
+Multi-target policies:
+    ``max``: the metric is defined for one target; the score is the max over targets.
+    ``single``: exactly one target is allowed.
+    ``native``: the metric's function receives all targets (multi-reference BLEU,
+    SQuAD v2.0's filtering of empty gold answers).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from assay.errors import InvalidInputError, InvalidOptionError, InvalidTypeError
+from assay.signature import build_signature
+from assay.text import Normalizer, Tokenizer, get_normalizer, get_tokenizer
+
+MULTI_POLICIES = ("max", "single", "native")
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """A metric option: name, default, signature key and a validator.
+
+    ``check`` receives the user's value and returns the canonical value or raises
+    ``ValueError``/``TypeError`` with a sentence saying what is allowed.
+    """
+
+    name: str
+    default: Any
+    key: str
+    check: Callable[[Any], Any]
+    doc: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Resolved settings handed to a metric function."""
+
+    tokenize: Tokenizer
+    normalize: Normalizer
+    params: Mapping[str, Any]
+
+
+PairFn = Callable[[str, str, Settings], float]
+MultiFn = Callable[[str, Sequence[str], Settings], float]
+
+
+@dataclass(frozen=True, slots=True)
+class MetricSpec:
+    """Everything about one metric. Registered once in :mod:`assay.metrics.registry`.
+
+    ``fn`` takes ``(prediction, target, settings)`` for the ``max`` and ``single``
+    policies and ``(prediction, targets, settings)`` for ``native``.
+    ``tokenizer``/``normalizer`` are defaults (``None``: the metric does not use one);
+    when ``fixed_text`` is true they are part of the definition and cannot be changed.
+    """
+
+    name: str
+    fn: Callable[..., float]
+    description: str
+    citation: str
+    family: str
+    tokenizer: str | None = None
+    normalizer: str | None = None
+    multi: str = "max"
+    aggregation: str = "mean"
+    higher_is_better: bool = True
+    version: str = "0.1.0"
+    params: tuple[Param, ...] = ()
+    fixed_text: bool = False
+    edge_cases: Mapping[str, str] = field(default_factory=dict)
+
+    def option_names(self) -> list[str]:
+        """The keyword options :func:`assay.score` accepts for this metric."""
+        names = [p.name for p in self.params]
+        if not self.fixed_text:
+            names = (["normalizer"] if self.normalizer is not None else []) + names
+            names = (["tokenizer"] if self.tokenizer is not None else []) + names
+        return names
+
+    def bind(self, **options: Any) -> BoundMetric:
+        """Validate ``options`` once and return a ready-to-score :class:`BoundMetric`."""
+        accepted = self.option_names()
+        for key in options:
+            if key not in accepted:
+                close = difflib.get_close_matches(key, accepted, n=1)
+                hint = f" Did you mean {close[0]!r}?" if close else ""
+                allowed = ", ".join(accepted) if accepted else "none"
+                raise InvalidOptionError(
+                    f"metric {self.name!r} does not take option {key!r}.{hint} "
+                    f"Options it takes: {allowed}."
+                )
+        tok_name = options.get("tokenizer", self.tokenizer)
+        norm_name = options.get("normalizer", self.normalizer)
+        tokenize = get_tokenizer(tok_name) if tok_name is not None else get_tokenizer("none")
+        normalize = get_normalizer(norm_name) if norm_name is not None else get_normalizer("none")
+        params = {p.name: self._check(p, options.get(p.name, p.default)) for p in self.params}
+        parts: list[tuple[str, object]] = [("tok", tok_name), ("norm", norm_name)]
+        parts += [(p.key, params[p.name]) for p in self.params]
+        parts.append(("multi", self.multi))
+        sig = build_signature(self.name, parts, self.version)
+        settings = Settings(tokenize=tokenize, normalize=normalize, params=params)
+        return BoundMetric(self, tok_name, norm_name, params, settings, sig)
+
+    def _check(self, param: Param, value: Any) -> Any:
+        try:
+            return param.check(value)
+        except (ValueError, TypeError) as exc:
+            raise InvalidOptionError(
+                f"metric {self.name!r}: option {param.name!r}={value!r} is invalid: {exc}"
+            ) from None
+
+
+@dataclass(frozen=True, slots=True)
+class BoundMetric:
+    """A metric with its options resolved: call :meth:`score` many times cheaply."""
+
+    spec: MetricSpec
+    tokenizer: str | None
+    normalizer: str | None
+    params: Mapping[str, Any]
+    settings: Settings
+    signature: str
+
+    def score(self, prediction: str, targets: str | Sequence[str]) -> float:
+        """Score one prediction against its target(s); returns a float in [0, 1]."""
+        targets = check_inputs(self.spec.name, prediction, targets)
+        return self.score_unchecked(prediction, targets)
+
+    def score_unchecked(self, prediction: str, targets: Sequence[str]) -> float:
+        """Score without input validation (callers that validated already)."""
+        spec, settings = self.spec, self.settings
+        if spec.multi == "native":
+            return float(spec.fn(prediction, targets, settings))
+        if spec.multi == "single" and len(targets) != 1:
+            raise InvalidInputError(
+                f"metric {spec.name!r} takes exactly one target, got {len(targets)}; "
+                "pass a single string or a one-element list."
+            )
+        return float(max(spec.fn(prediction, target, settings) for target in targets))
+
+
+def check_inputs(metric: str, prediction: object, targets: object) -> list[str]:
+    """Validate a prediction and its targets; a single string target is wrapped.
+
+    Raises:
+        InvalidTypeError: the prediction or a target is not a string.
+        InvalidInputError: the targets list is empty.
+    """
+    if not isinstance(prediction, str):
+        raise InvalidTypeError(
+            f"metric {metric!r}: prediction must be a string, got {type(prediction).__name__} "
+            f"({prediction!r}); convert it with str() if that is what you mean."
+        )
+    if isinstance(targets, str):
+        return [targets]
+    if not isinstance(targets, (list, tuple)):
+        raise InvalidTypeError(
+            f"metric {metric!r}: targets must be a string or a list of strings, "
+            f"got {type(targets).__name__}."
+        )
+    if not targets:
+        raise InvalidInputError(
+            f"metric {metric!r}: targets is empty; give at least one target string "
+            "(use [''] for an explicitly empty answer)."
+        )
+    for i, target in enumerate(targets):
+        if not isinstance(target, str):
+            raise InvalidTypeError(
+                f"metric {metric!r}: targets[{i}] must be a string, "
+                f"got {type(target).__name__} ({target!r})."
+            )
+    return list(targets)
+
+
+def check_probability(value: Any) -> float:
+    """Validate a number in [0, 1]."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError("expected a number between 0 and 1")
+    if not 0.0 <= float(value) <= 1.0:
+        raise ValueError("expected a number between 0 and 1")
+    return float(value)

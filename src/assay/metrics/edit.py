@@ -1,0 +1,96 @@
+"""Edit-distance metrics: ANLS (Biten et al. 2019) and plain edit similarity.
+
+``edit_similarity``: ``1 − lev(p, t) / max(len p, len t)`` over code points after
+the ``lower-space`` normalizer (lowercase, strip, collapse whitespace); both empty
+→ 1, exactly one empty → 0. Max over targets. Levenshtein distance from rapidfuzz.
+
+``anls``: the same similarity, kept when ``≥ threshold`` (default 0.5; exactly 0.5
+is kept, as in the official DocVQA script's ``< threshold → 0`` test), else 0.
+
+``anls.docvqa``: the official DocVQA script's arithmetic, including its quirk: the
+distance is computed on the normalised texts but divided by
+``max(len(target.upper()), len(prediction.upper()))`` of the *raw* texts. Leading,
+trailing or repeated spaces therefore inflate the denominator and raise the score
+(``"  paris  "`` vs ``"paris"`` → 1 − 0/9). Both raw texts empty → 1.
+"""
+
+from __future__ import annotations
+
+from rapidfuzz.distance import Levenshtein
+
+from assay.metrics.base import MetricSpec, Param, Settings, check_probability
+from assay.text.normalize import normalize_lower_space
+
+
+def similarity(a: str, b: str) -> float:
+    """``1 − lev(a, b) / max(len a, len b)``; both empty → 1.0."""
+    longest = max(len(a), len(b))
+    if longest == 0:
+        return 1.0
+    return 1.0 - Levenshtein.distance(a, b) / longest
+
+
+def _edit_similarity(prediction: str, target: str, s: Settings) -> float:
+    return similarity(s.normalize(prediction), s.normalize(target))
+
+
+def _anls(prediction: str, target: str, s: Settings) -> float:
+    value = similarity(s.normalize(prediction), s.normalize(target))
+    return value if value >= s.params["threshold"] else 0.0
+
+
+def _anls_docvqa(prediction: str, target: str, s: Settings) -> float:
+    length = max(len(target.upper()), len(prediction.upper()))
+    if length == 0:
+        return 1.0
+    distance = Levenshtein.distance(
+        normalize_lower_space(target), normalize_lower_space(prediction)
+    )
+    value = max(0.0, 1.0 - distance / length)
+    return value if value >= s.params["threshold"] else 0.0
+
+
+_THRESHOLD = Param("threshold", 0.5, "thr", check_probability, "similarity below this → 0")
+_EDGES = {
+    "empty prediction": "0 unless the target is empty or whitespace-only",
+    "empty target": "0 unless the prediction is empty or whitespace-only",
+    "both empty": "1",
+    "whitespace-only": "same as empty after normalisation",
+    "punctuation-only": "compared as characters",
+    "no shared tokens": "character similarity, usually below the threshold",
+    "exact match": "1 (case and spacing ignored)",
+    "repeated tokens": "compared as characters",
+}
+
+METRICS = (
+    MetricSpec(
+        name="anls",
+        fn=_anls,
+        description="average normalised Levenshtein similarity, thresholded (0.5 kept)",
+        citation="Biten et al. 2019, Scene Text VQA (ANLS)",
+        family="edit",
+        normalizer="lower-space",
+        params=(_THRESHOLD,),
+        edge_cases=_EDGES,
+    ),
+    MetricSpec(
+        name="anls.docvqa",
+        fn=_anls_docvqa,
+        description="ANLS as the official DocVQA script computes it (raw-length denominator)",
+        citation="Mathew et al. 2021, DocVQA official evaluation script",
+        family="edit",
+        normalizer="lower-space",
+        fixed_text=True,
+        params=(_THRESHOLD,),
+        edge_cases={**_EDGES, "whitespace-only": "raw length inflates the denominator"},
+    ),
+    MetricSpec(
+        name="edit_similarity",
+        fn=_edit_similarity,
+        description="1 − Levenshtein distance / max length (no threshold)",
+        citation="Levenshtein 1966; normalised by the longer string",
+        family="edit",
+        normalizer="lower-space",
+        edge_cases=_EDGES,
+    ),
+)

@@ -1,0 +1,95 @@
+"""The official SQuAD v1.1 and v2.0 evaluation scripts' EM and F1, exactly.
+
+Both versions normalise with ``normalize_answer`` (normalizer ``squad``) and split
+on whitespace; both take the max over gold answers. They differ on purpose:
+
+* **v1.1** ``f1_score`` returns 0 when there is no common token, so a prediction
+  and a gold that both normalise to empty get F1 = **0** (EM = 1).
+* **v2.0** ``compute_f1`` returns ``int(gold_toks == pred_toks)`` when either side
+  is empty, so both-empty gets F1 = **1**. v2.0 also drops gold answers that
+  normalise to empty before taking the max, and uses ``['']`` when none is left.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from assay.metrics.base import MetricSpec, Settings
+from assay.metrics.overlap import harmonic_f1
+from assay.text.normalize import normalize_squad
+
+
+def squad_v1_f1(prediction: str, target: str, _s: Settings | None = None) -> float:
+    """v1.1 ``f1_score``: no common token (including both empty) → 0."""
+    pred, gold = normalize_squad(prediction).split(), normalize_squad(target).split()
+    common = sum((Counter(pred) & Counter(gold)).values())
+    return harmonic_f1(common, len(pred), len(gold))
+
+
+def squad_em(prediction: str, target: str, _s: Settings | None = None) -> float:
+    """``exact_match_score`` / ``compute_exact``: equal after ``normalize_answer``."""
+    return 1.0 if normalize_squad(prediction) == normalize_squad(target) else 0.0
+
+
+def squad_v2_f1_single(prediction: str, target: str) -> float:
+    """v2.0 ``compute_f1``: either side empty → 1 iff both are."""
+    pred, gold = normalize_squad(prediction).split(), normalize_squad(target).split()
+    if not pred or not gold:
+        return 1.0 if pred == gold else 0.0
+    common = sum((Counter(pred) & Counter(gold)).values())
+    return harmonic_f1(common, len(pred), len(gold))
+
+
+def v2_gold_answers(targets: Sequence[str]) -> list[str]:
+    """v2.0 keeps gold answers that do not normalise to empty, else ``['']``."""
+    kept = [t for t in targets if normalize_squad(t)]
+    return kept or [""]
+
+
+def squad_v2_f1(prediction: str, targets: Sequence[str], _s: Settings) -> float:
+    """v2.0 F1: max of ``compute_f1`` over the filtered gold answers."""
+    return max(squad_v2_f1_single(prediction, t) for t in v2_gold_answers(targets))
+
+
+def squad_v2_em(prediction: str, targets: Sequence[str], _s: Settings) -> float:
+    """v2.0 EM: max of ``compute_exact`` over the filtered gold answers."""
+    return max(squad_em(prediction, t) for t in v2_gold_answers(targets))
+
+
+_V1 = "Rajpurkar et al. 2016, official SQuAD v1.1 evaluation script"
+_V2 = "Rajpurkar et al. 2018, official SQuAD v2.0 evaluation script"
+
+
+def _spec(
+    name: str, fn: object, description: str, citation: str, multi: str, both: str
+) -> MetricSpec:
+    return MetricSpec(
+        name=name,
+        fn=fn,  # type: ignore[arg-type]
+        description=description,
+        citation=citation,
+        family="qa",
+        tokenizer="whitespace",
+        normalizer="squad",
+        fixed_text=True,
+        multi=multi,
+        edge_cases={"both empty": both, "empty vs non-empty": "0", "whitespace-only": "empty"},
+    )
+
+
+METRICS = (
+    _spec(
+        "squad_v1.em", squad_em, "SQuAD v1.1 exact match after normalize_answer", _V1, "max", "1"
+    ),
+    _spec("squad_v1.f1", squad_v1_f1, "SQuAD v1.1 token F1 (both-empty → 0)", _V1, "max", "0"),
+    _spec(
+        "squad_v2.em",
+        squad_v2_em,
+        "SQuAD v2.0 exact match, empty golds filtered",
+        _V2,
+        "native",
+        "1",
+    ),
+    _spec("squad_v2.f1", squad_v2_f1, "SQuAD v2.0 token F1 (both-empty → 1)", _V2, "native", "1"),
+)

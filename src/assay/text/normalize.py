@@ -1,0 +1,100 @@
+"""Named normalizers: pure ``str -> str`` functions with stable short names.
+
+============== =====================================================================
+name           what it does
+============== =====================================================================
+``none``       nothing.
+``strip``      removes surrounding whitespace.
+``lower``      ``str.lower()`` and nothing else.
+``lower-space`` lowercase, strip, and collapse every whitespace run to one space
+               (the ANLS / DocVQA preprocessing).
+``squad``      SQuAD's ``normalize_answer``: lowercase, delete ASCII punctuation
+               (``string.punctuation``), replace whole-word a/an/the by a space,
+               collapse whitespace.
+``xldocbench`` the XL-DocBench released evaluator: strip + lowercase; remove the
+               prefixes "the answer is", "answer:", "answer is" once each in that
+               order; delete every character that is not a word character,
+               whitespace, ``.``, ``-`` or ``%``; replace whole-word a/an/the by a
+               space; collapse whitespace.
+============== =====================================================================
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections.abc import Callable
+
+from assay.errors import UnknownNormalizerError
+
+Normalizer = Callable[[str], str]
+
+_ARTICLES = re.compile(r"\b(a|an|the)\b")
+_SPACES = re.compile(r"\s+")
+_NOT_XL_KEPT = re.compile(r"[^\w\s.\-%]")
+_PUNCT_TABLE = str.maketrans("", "", string.punctuation)
+_XL_PREFIXES = ("the answer is", "answer:", "answer is")
+
+
+def normalize_none(text: str) -> str:
+    """Return ``text`` unchanged."""
+    return text
+
+
+def normalize_strip(text: str) -> str:
+    """Remove surrounding whitespace."""
+    return text.strip()
+
+
+def normalize_lower(text: str) -> str:
+    """Lowercase with ``str.lower()``."""
+    return text.lower()
+
+
+def normalize_lower_space(text: str) -> str:
+    """Lowercase, strip and collapse whitespace runs to single spaces."""
+    return " ".join(text.lower().split())
+
+
+def normalize_squad(text: str) -> str:
+    """SQuAD ``normalize_answer``: lower, drop punctuation, drop articles, fix spaces."""
+    text = text.lower().translate(_PUNCT_TABLE)
+    return " ".join(_ARTICLES.sub(" ", text).split())
+
+
+def normalize_xldocbench(text: str) -> str:
+    """Normalise like the XL-DocBench released evaluator (see module docstring)."""
+    text = text.strip().lower()
+    for prefix in _XL_PREFIXES:
+        if text.startswith(prefix):
+            text = text[len(prefix) :].strip()
+    text = _NOT_XL_KEPT.sub("", text)
+    text = _ARTICLES.sub(" ", text)
+    return _SPACES.sub(" ", text).strip()
+
+
+NORMALIZERS: dict[str, Normalizer] = {
+    "none": normalize_none,
+    "strip": normalize_strip,
+    "lower": normalize_lower,
+    "lower-space": normalize_lower_space,
+    "squad": normalize_squad,
+    "xldocbench": normalize_xldocbench,
+}
+
+
+def get_normalizer(name: str) -> Normalizer:
+    """Return the normalizer registered under ``name``.
+
+    Raises:
+        UnknownNormalizerError: ``name`` is not registered; the message lists known names.
+    """
+    try:
+        return NORMALIZERS[name]
+    except (KeyError, TypeError):
+        raise UnknownNormalizerError(name, NORMALIZERS) from None
+
+
+def normalize(text: str, normalizer: str = "none") -> str:
+    """Normalise ``text`` with the named normalizer."""
+    return get_normalizer(normalizer)(text)

@@ -1,0 +1,124 @@
+r"""Named tokenizers: the tokenizer is a contract, recorded in every signature.
+
+=============  ==================================================================
+name           contract
+=============  ==================================================================
+``word``       ``re.findall(r"\\w+", text.lower())`` with the standard-library ``re``;
+               the classic contract, kept bit-for-bit. Combining marks (Devanagari
+               vowel signs, Thai tone marks) are *not* ``\\w`` there and split words.
+``unicode``    NFC, lowercase, then runs of word characters by Unicode rules
+               (``regex`` module: letters, marks, digits, connector punctuation,
+               join controls), so Devanagari and Thai words stay whole.
+``cjk``        as ``unicode``, but every character whose Script_Extensions include
+               Han, Hiragana, Katakana or Hangul is a token of its own
+               (``\\p{scx=Han}``, ``\\p{scx=Hiragana}``, ``\\p{scx=Katakana}``,
+               ``\\p{scx=Hangul}``; this covers the prolonged sound mark ``ー`` and
+               the iteration mark ``々``).
+``whitespace`` ``text.split()``.
+``char``       the code points of ``text``, unchanged (whitespace included).
+``13a``        the mteval-v13a rules as documented by sacrebleu (see :func:`tokenize_13a`).
+``none``       the whole text as one token (for metrics over untokenised strings).
+=============  ==================================================================
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable
+
+import regex
+
+from assay.errors import UnknownTokenizerError
+
+Tokenizer = Callable[[str], list[str]]
+
+_WORD = re.compile(r"\w+")
+_UNICODE_WORD = regex.compile(r"\w+")
+_CJK_CLASS = r"\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}"
+_CJK = regex.compile(rf"[{_CJK_CLASS}]|[^\W{_CJK_CLASS}]+")
+
+# mteval-v13a, in the order the script applies them.
+_13A_RULES = (
+    (re.compile(r"([\{-\~\[-\` -\&\(-\+\:-\@\/])"), r" \1 "),  # punctuation and symbols
+    (re.compile(r"([^0-9])([\.,])"), r"\1 \2 "),  # period/comma unless preceded by a digit
+    (re.compile(r"([\.,])([^0-9])"), r" \1 \2"),  # ... unless followed by a digit
+    (re.compile(r"([0-9])(-)"), r"\1 \2 "),  # dash after a digit
+)
+
+
+def tokenize_word(text: str) -> list[str]:
+    r"""Lowercase and take runs of ``\\w`` (standard-library ``re``)."""
+    return _WORD.findall(text.lower())
+
+
+def tokenize_unicode(text: str) -> list[str]:
+    """NFC, lowercase, then Unicode word runs that keep combining marks attached."""
+    tokens: list[str] = _UNICODE_WORD.findall(unicodedata.normalize("NFC", text).lower())
+    return tokens
+
+
+def tokenize_cjk(text: str) -> list[str]:
+    """As :func:`tokenize_unicode`, with each Han/Kana/Hangul character a token."""
+    tokens: list[str] = _CJK.findall(unicodedata.normalize("NFC", text).lower())
+    return tokens
+
+
+def tokenize_whitespace(text: str) -> list[str]:
+    """Split on runs of whitespace (``str.split()``)."""
+    return text.split()
+
+
+def tokenize_char(text: str) -> list[str]:
+    """One token per code point."""
+    return list(text)
+
+
+def tokenize_none(text: str) -> list[str]:
+    """The whole text as a single token (an empty text gives no token)."""
+    return [text] if text else []
+
+
+def tokenize_13a(text: str) -> list[str]:
+    """Tokenise like mteval-v13a (sacrebleu's default ``13a``).
+
+    Drops ``<skipped>``, joins ``-`` + newline, turns newlines into spaces, unescapes
+    ``&quot; &amp; &lt; &gt;``, then separates punctuation and symbols, periods and
+    commas not inside numbers, and dashes after digits. Case is kept.
+    """
+    line = text.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
+    if "&" in line:
+        line = line.replace("&quot;", '"').replace("&amp;", "&")
+        line = line.replace("&lt;", "<").replace("&gt;", ">")
+    line = f" {line} "
+    for pattern, replacement in _13A_RULES:
+        line = pattern.sub(replacement, line)
+    return line.split()
+
+
+TOKENIZERS: dict[str, Tokenizer] = {
+    "word": tokenize_word,
+    "unicode": tokenize_unicode,
+    "cjk": tokenize_cjk,
+    "whitespace": tokenize_whitespace,
+    "char": tokenize_char,
+    "13a": tokenize_13a,
+    "none": tokenize_none,
+}
+
+
+def get_tokenizer(name: str) -> Tokenizer:
+    """Return the tokenizer registered under ``name``.
+
+    Raises:
+        UnknownTokenizerError: ``name`` is not registered; the message lists known names.
+    """
+    try:
+        return TOKENIZERS[name]
+    except (KeyError, TypeError):
+        raise UnknownTokenizerError(name, TOKENIZERS) from None
+
+
+def tokenize(text: str, tokenizer: str = "word") -> list[str]:
+    """Tokenise ``text`` with the named tokenizer."""
+    return get_tokenizer(tokenizer)(text)
