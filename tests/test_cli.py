@@ -1,0 +1,85 @@
+"""The CLI as a user runs it: `python -m assay` in a subprocess."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+SRC = str(Path(__file__).resolve().parents[1] / "src")
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": SRC, "COLUMNS": "200"}
+    return subprocess.run(
+        [sys.executable, "-m", "assay", *args], capture_output=True, text=True, env=env, check=False
+    )
+
+
+def test_score_prints_value_and_signature() -> None:
+    done = run("score", "f1", "--prediction", "the cat sat", "--target", "the cat sat on the mat")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "f1: 0.666667",
+        "signature: f1|tok:word|norm:none|multi:max|v:0.1.0",
+    ]
+
+
+def test_score_takes_several_targets_and_options() -> None:
+    done = run("score", "f1", "-p", "cat", "-t", "dog", "-t", "cat", "--tokenizer", "whitespace")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == "f1: 1.000000"
+    assert "tok:whitespace" in done.stdout
+
+
+def test_score_file_prints_mean_and_count(tmp_path: Path) -> None:
+    pairs = tmp_path / "pairs.jsonl"
+    pairs.write_text(
+        '{"id": "1", "prediction": "a", "targets": ["a"]}\n'
+        '{"id": "2", "prediction": "b", "targets": ["c"]}\n'
+        '{"id": "3", "prediction": "d", "targets": ["d", "e"]}\n',
+        encoding="utf-8",
+    )
+    done = run("score", "exact_match", "--file", str(pairs))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == "exact_match: 0.666667 (mean over n=3)"
+
+
+def test_unknown_metric_is_one_line_and_exit_2() -> None:
+    done = run("score", "f2", "-p", "a", "-t", "a")
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert done.stderr.startswith("error: unknown metric 'f2'. Did you mean 'f1'?")
+
+
+def test_unknown_tokenizer_exit_2() -> None:
+    done = run("score", "f1", "-p", "a", "-t", "a", "--tokenizer", "nope")
+    assert done.returncode == 2 and "unknown tokenizer 'nope'" in done.stderr
+
+
+def test_malformed_jsonl_names_file_and_line(tmp_path: Path) -> None:
+    pairs = tmp_path / "bad.jsonl"
+    pairs.write_text('{"prediction": "a", "targets": ["a"]}\n{oops\n', encoding="utf-8")
+    done = run("score", "f1", "--file", str(pairs))
+    assert done.returncode == 3
+    assert done.stderr.startswith(f"error: {pairs}:2: invalid JSON")
+    assert "Traceback" not in done.stderr
+
+
+def test_missing_arguments_is_a_usage_error() -> None:
+    done = run("score", "f1", "-p", "a")
+    assert done.returncode == 2 and "--target" in done.stderr
+
+
+def test_metrics_lists_every_metric_with_signature() -> None:
+    done = run("metrics")
+    assert done.returncode == 0
+    for signature in (
+        "f1|tok:word|norm:none|multi:max|v:0.1.0",
+        "anls|tok:none|norm:lower-space|thr:0.5|multi:max|v:0.1.0",
+    ):
+        assert signature in done.stdout
+
+
+def test_version() -> None:
+    done = run("--version")
+    assert done.returncode == 0 and "0.1.0" in done.stdout
