@@ -10,9 +10,8 @@ def main() -> None:
     runs = [
         float(subprocess.check_output([sys.executable, "-c", CODE], text=True)) for _ in range(5)
     ]
-    print(
-        f"import assay: best {min(runs) * 1000:.1f} ms, worst {max(runs) * 1000:.1f} ms (target < 200 ms)"
-    )
+    best, worst = min(runs) * 1000, max(runs) * 1000
+    print(f"import assay: best {best:.1f} ms, worst {worst:.1f} ms (target < 200 ms)")
 
 
 if __name__ == "__main__":
