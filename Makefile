@@ -22,7 +22,7 @@ demo: $(VENV)/.installed-runtime
 	$(BIN)/assay demo
 
 test: $(VENV)/.installed-test
-	$(BIN)/python -m ruff check src tests
+	$(BIN)/python -m ruff check src tests bench
 	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest
 

@@ -83,3 +83,10 @@ def test_metrics_lists_every_metric_with_signature() -> None:
 def test_version() -> None:
     done = run("--version")
     assert done.returncode == 0 and "0.1.0" in done.stdout
+
+
+def test_docs_metrics_md_matches_the_registry() -> None:
+    done = run("metrics", "--markdown")
+    assert done.returncode == 0
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "metrics.md").read_text(encoding="utf-8")
+    assert docs.endswith(done.stdout), "regenerate docs/metrics.md with `assay metrics --markdown`"

@@ -12,8 +12,12 @@ from assay.metrics.registry import REGISTRY, get_metric
 
 
 @click.command("metrics")
-def metrics_command() -> None:
+@click.option("--markdown", is_flag=True, help="Print a Markdown table with edge cases instead.")
+def metrics_command(markdown: bool) -> None:
     """List every registered metric with its description and default signature."""
+    if markdown:
+        click.echo(metrics_markdown(), nl=False)
+        return
     from rich.console import Console
     from rich.table import Table
 
@@ -83,3 +87,35 @@ def score_file_table(path: Path) -> None:
         values = [bound.score(p.prediction, list(p.targets)) for p in pairs]
         table.add_row(name, f"{sum(values) / len(values):.4f}", str(len(values)), bound.signature)
     Console().print(table)
+
+
+EDGE_CASES = (
+    "empty prediction",
+    "empty target",
+    "both empty",
+    "whitespace-only",
+    "punctuation-only",
+    "no shared tokens",
+    "exact match",
+    "repeated tokens",
+)
+
+
+def metrics_markdown() -> str:
+    """The registry as Markdown: one table of signatures, one of documented edge cases."""
+    lines = ["| metric | description | default signature | citation |", "|---|---|---|---|"]
+    for name in sorted(REGISTRY):
+        spec = get_metric(name)
+        sig = spec.bind().signature.replace("|", "\\|")
+        lines.append(f"| `{name}` | {spec.description} | `{sig}` | {spec.citation} |")
+    lines += [
+        "",
+        "| metric | " + " | ".join(EDGE_CASES) + " |",
+        "|---" * (len(EDGE_CASES) + 1) + "|",
+    ]
+    for name in sorted(REGISTRY):
+        edges = get_metric(name).edge_cases
+        if edges:
+            cells = " | ".join(edges.get(case, "—") for case in EDGE_CASES)
+            lines.append(f"| `{name}` | {cells} |")
+    return "\n".join(lines) + "\n"

@@ -61,9 +61,29 @@ _V1 = "Rajpurkar et al. 2016, official SQuAD v1.1 evaluation script"
 _V2 = "Rajpurkar et al. 2018, official SQuAD v2.0 evaluation script"
 
 
-def _spec(
-    name: str, fn: object, description: str, citation: str, multi: str, both: str
-) -> MetricSpec:
+_EDGES = {
+    "whitespace-only": "same as empty",
+    "punctuation-only": "ASCII punctuation is deleted: same as empty",
+    "no shared tokens": "0",
+    "repeated tokens": "EM compares literally; F1 counts tokens with multiplicity",
+}
+_V1_EDGES = {
+    **_EDGES,
+    "empty prediction": "0 (EM: 1 if the gold normalises to empty)",
+    "empty target": "F1 0 always; EM 1 iff the prediction normalises to empty",
+    "exact match": "1, except F1 = 0 for texts that normalise to empty",
+}
+_V2_EDGES = {
+    **_EDGES,
+    "empty prediction": "1 iff every gold normalises to empty, else 0",
+    "empty target": "dropped when a non-empty gold exists; otherwise 1 iff prediction is empty",
+    "exact match": "1",
+}
+
+
+def _spec(name: str, fn: object, description: str, citation: str, multi: str) -> MetricSpec:
+    v1 = name.startswith("squad_v1")
+    both = "0 (v1.1 quirk)" if name == "squad_v1.f1" else "1"
     return MetricSpec(
         name=name,
         fn=fn,  # type: ignore[arg-type]
@@ -74,22 +94,15 @@ def _spec(
         normalizer="squad",
         fixed_text=True,
         multi=multi,
-        edge_cases={"both empty": both, "empty vs non-empty": "0", "whitespace-only": "empty"},
+        edge_cases={**(_V1_EDGES if v1 else _V2_EDGES), "both empty": both},
     )
 
 
 METRICS = (
+    _spec("squad_v1.em", squad_em, "SQuAD v1.1 exact match after normalize_answer", _V1, "max"),
+    _spec("squad_v1.f1", squad_v1_f1, "SQuAD v1.1 token F1 (both-empty → 0)", _V1, "max"),
     _spec(
-        "squad_v1.em", squad_em, "SQuAD v1.1 exact match after normalize_answer", _V1, "max", "1"
+        "squad_v2.em", squad_v2_em, "SQuAD v2.0 exact match, empty golds filtered", _V2, "native"
     ),
-    _spec("squad_v1.f1", squad_v1_f1, "SQuAD v1.1 token F1 (both-empty → 0)", _V1, "max", "0"),
-    _spec(
-        "squad_v2.em",
-        squad_v2_em,
-        "SQuAD v2.0 exact match, empty golds filtered",
-        _V2,
-        "native",
-        "1",
-    ),
-    _spec("squad_v2.f1", squad_v2_f1, "SQuAD v2.0 token F1 (both-empty → 1)", _V2, "native", "1"),
+    _spec("squad_v2.f1", squad_v2_f1, "SQuAD v2.0 token F1 (both-empty → 1)", _V2, "native"),
 )
