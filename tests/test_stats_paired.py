@@ -9,6 +9,7 @@ import pytest
 
 from assay.errors import InvalidInputError, InvalidOptionError
 from assay.stats import (
+    compare_systems,
     holm,
     mcnemar_exact,
     minimum_detectable_difference,
@@ -140,3 +141,63 @@ def test_paired_tests_honest_defaults_and_errors() -> None:
         paired_bootstrap([[1, 2], [3, 4]], [[1], [2]], reducer=lambda s: s[:, 0])
     with pytest.raises(InvalidOptionError, match="n_trials"):
         paired_approximate_randomization([1, 2], [2, 1], n_trials=0)
+
+
+def _three_systems() -> dict[str, list[float]]:
+    base = [0.2, 0.4, 0.6, 0.8, 0.3, 0.5, 0.7, 0.9, 0.1, 0.6] * 3
+    strong = [min(1.0, x + 0.3) for x in base]
+    near = [x + (0.01 if i % 2 else -0.01) for i, x in enumerate(base)]
+    return {"base": base, "near": near, "strong": strong}
+
+
+def test_compare_systems_ranks_tests_all_pairs_and_groups_ties() -> None:
+    systems = _three_systems()
+    res = compare_systems(systems, n_resamples=500, seed=4)
+    assert res.systems == (
+        "strong",
+        "base",
+        "near",
+    )  # base and near tie on the mean; name breaks it
+    assert res.scores[0] == pytest.approx(sum(systems["strong"]) / 30)
+    assert [(p.a, p.b) for p in res.pairs] == [
+        ("strong", "base"),
+        ("strong", "near"),
+        ("base", "near"),
+    ]
+    # Each pair's p-value is the standalone test's, with the same seed.
+    alone = paired_approximate_randomization(
+        systems["strong"], systems["near"], n_trials=500, seed=4
+    )
+    assert res.pairs[1].test.p_value == alone.p_value
+    # Holm over the three raw p-values, by hand: sort, multiply by 3, 2, 1, running max.
+    raw = [p.test.p_value for p in res.pairs]
+    order = sorted(range(3), key=lambda i: raw[i])
+    expected, running = [0.0] * 3, 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (3 - rank) * raw[i]))
+        expected[i] = running
+    assert [p.p_holm for p in res.pairs] == pytest.approx(expected)
+    assert res.ties.groups == (1, 2, 2)
+    assert res.pairs[0].difference is not None and res.pairs[0].difference.difference > 0
+    record = res.to_dict()
+    assert record["seed"] == 4 and record["n_resamples"] == 500
+    assert json.dumps(record, sort_keys=True) == json.dumps(
+        compare_systems(systems, n_resamples=500, seed=4).to_dict(), sort_keys=True
+    )
+
+
+def test_compare_systems_lower_is_better_bootstrap_and_errors() -> None:
+    systems = _three_systems()
+    res = compare_systems(
+        systems, method="paired_bootstrap", n_resamples=200, higher_is_better=False
+    )
+    assert res.systems[-1] == "strong" and res.method == "paired_bootstrap"
+    assert res.pairs[0].test.method == "paired_bootstrap"
+    with pytest.raises(InvalidOptionError, match="method"):
+        compare_systems(systems, method="t-test")
+    with pytest.raises(InvalidInputError, match="same items"):
+        compare_systems({"a": [1, 2, 3], "b": [1, 2]})
+    with pytest.raises(InvalidInputError, match="no systems"):
+        compare_systems({})
+    single = compare_systems({"a": [1.0], "b": [0.0]})
+    assert single.pairs[0].p_holm is None and single.ties.groups == (1, 1)

@@ -7,7 +7,8 @@ library, NumPy and :mod:`assay.errors`. Random procedures take an explicit seed
 * :mod:`assay.stats.intervals` — mean with SE and t interval, clustered SE, Wilson.
 * :mod:`assay.stats.bootstrap` — seeded bootstrap of corpus/ratio statistics.
 * :mod:`assay.stats.paired` — paired difference, paired bootstrap, approximate
-  randomisation, McNemar, Holm, minimum detectable difference, tie groups.
+  randomisation, McNemar, Holm, minimum detectable difference, tie groups,
+  and :func:`compare_systems` (all pairs, Holm-adjusted, tie groups).
 
 Every result is a frozen dataclass with ``to_dict()``. Missing numbers are
 ``None`` with a ``status`` of ``"empty"`` (no items) or ``"not_available"``
@@ -31,9 +32,12 @@ from assay.stats.intervals import (
 from assay.stats.paired import (
     HolmResult,
     McNemarResult,
+    PairComparison,
     PairedDifference,
     PairedTestResult,
+    SystemComparison,
     TieGroups,
+    compare_systems,
     holm,
     mcnemar_exact,
     minimum_detectable_difference,
@@ -49,13 +53,16 @@ __all__ = [
     "HolmResult",
     "McNemarResult",
     "MeanEstimate",
+    "PairComparison",
     "PairedDifference",
     "PairedTestResult",
     "RateEstimate",
     "Reducer",
+    "SystemComparison",
     "TieGroups",
     "bootstrap",
     "clustered_mean_interval",
+    "compare_systems",
     "holm",
     "mcnemar_exact",
     "mean_interval",
