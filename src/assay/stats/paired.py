@@ -510,12 +510,14 @@ def _shuffled_differences(
     n, width = a.shape
     rows = max(_BLOCK_ALIGN, _BLOCK_ELEMENTS // max(1, n * width) // _BLOCK_ALIGN * _BLOCK_ALIGN)
     out = np.empty(n_trials, dtype=np.float64)
+    total_a, total_b = a.sum(axis=0), b.sum(axis=0)
     for start in range(0, n_trials, rows):
         stop = min(start + rows, n_trials)
         keep = rng.integers(2, size=(stop - start, n), dtype=bool).astype(np.float64)
-        swap = 1.0 - keep
-        pseudo_a = reduce_sums(reduce, keep @ a + swap @ b)
-        pseudo_b = reduce_sums(reduce, swap @ a + keep @ b)
+        # keep @ a + (1 - keep) @ b, with one matrix product instead of four.
+        sums_a = keep @ (a - b) + total_b
+        pseudo_a = reduce_sums(reduce, sums_a)
+        pseudo_b = reduce_sums(reduce, total_a + total_b - sums_a)
         _check_defined(np.concatenate([pseudo_a, pseudo_b]), "approximate_randomization")
         out[start:stop] = np.abs(pseudo_a - pseudo_b)
     return out
