@@ -201,3 +201,18 @@ def test_compare_systems_lower_is_better_bootstrap_and_errors() -> None:
         compare_systems({})
     single = compare_systems({"a": [1.0], "b": [0.0]})
     assert single.pairs[0].p_holm is None and single.ties.groups == (1, 1)
+
+
+def test_significance_boundary_is_inclusive_in_holm_and_tie_groups() -> None:
+    assert holm([0.05]).reject == (True,)
+    assert tie_groups(["A", "B"], {("A", "B"): 0.05}).groups == (1, 2)
+
+
+def test_undefined_corpus_statistic_is_refused_in_paired_tests() -> None:
+    from assay.stats import ratio_reducer
+
+    zero = [[0, 0], [0, 0], [0, 0]]
+    with pytest.raises(InvalidInputError, match="undefined"):
+        paired_bootstrap(zero, zero, ratio_reducer(0, 1), n_resamples=10)
+    with pytest.raises(InvalidInputError, match="undefined"):
+        paired_approximate_randomization(zero, zero, ratio_reducer(0, 1), n_trials=10)

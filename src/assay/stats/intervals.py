@@ -121,12 +121,18 @@ class RateEstimate:
         return record_dict(self)
 
 
-def interval_quantile(confidence: float, method: str, df: int) -> float:
-    """Return the two-sided quantile for ``confidence`` (t on ``df`` degrees, or normal)."""
+def _check_method(method: str) -> str:
+    """Return ``method`` if it names an interval method."""
     if method not in INTERVAL_METHODS:
         raise InvalidOptionError(
             f"interval method must be one of {', '.join(INTERVAL_METHODS)}, got {method!r}."
         )
+    return method
+
+
+def interval_quantile(confidence: float, method: str, df: int) -> float:
+    """Return the two-sided quantile for ``confidence`` (t on ``df`` degrees, or normal)."""
+    _check_method(method)
     upper_tail = 0.5 + confidence / 2.0
     return t_quantile(upper_tail, df) if method == "t" else normal_quantile(upper_tail)
 
@@ -188,7 +194,7 @@ def mean_interval(
         InvalidOptionError: bad ``confidence`` or ``method``.
     """
     confidence = check_confidence(confidence)
-    interval_quantile(0.5, method, 1)  # validates the method name before any early return
+    _check_method(method)
     array = as_values(values)
     n = int(array.size)
     if n == 0:
@@ -261,7 +267,7 @@ def clustered_mean_interval(
         InvalidInputError: lengths differ, a key is missing, or values are not finite.
     """
     confidence = check_confidence(confidence)
-    interval_quantile(0.5, method, 1)
+    _check_method(method)
     array = as_values(values)
     ids = _cluster_ids(clusters, int(array.size))
     n = int(array.size)

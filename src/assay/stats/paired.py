@@ -23,7 +23,7 @@
 * :func:`holm` — Holm's step-down adjustment: sorted ``p_(1) <= ... <= p_(m)``,
   ``adj_(i) = max_{j <= i} min(1, (m - j + 1) p_(j))``.
 * :func:`tie_groups` — walking systems best-first, a system starts a new rank group
-  only if its difference from the next-better system is significant.
+  only if its difference from the next-better system is significant (``p <= alpha``).
 """
 
 from __future__ import annotations
@@ -359,6 +359,13 @@ def _check_defined(scores: FloatArray, method: str) -> None:
         )
 
 
+def _full_scores(a: FloatArray, b: FloatArray, reduce: Reducer, method: str) -> tuple[float, float]:
+    """Return both systems' statistic on all items, refusing undefined ones."""
+    scores = (full_score(a, reduce), full_score(b, reduce))
+    _check_defined(np.array(scores), method)
+    return scores
+
+
 def _p_value(count: int, trials: int) -> float:
     """Return ``(count + 1) / (trials + 1)``."""
     return (count + 1) / (trials + 1)
@@ -451,7 +458,7 @@ def paired_bootstrap(
     early = _early_result("paired_bootstrap", a, b, reduce, **common)
     if early is not None:
         return early
-    score_a, score_b = full_score(a, reduce), full_score(b, reduce)
+    score_a, score_b = _full_scores(a, b, reduce, "paired_bootstrap")
     boot_a, boot_b = resampled_scores([a, b], reduce, n_resamples, seed)
     _check_defined(np.concatenate([boot_a, boot_b]), "paired_bootstrap")
     sample_diffs = np.abs(boot_b - boot_a)
@@ -494,7 +501,7 @@ def paired_approximate_randomization(
     early = _early_result("approximate_randomization", a, b, reduce, **common)
     if early is not None:
         return early
-    score_a, score_b = full_score(a, reduce), full_score(b, reduce)
+    score_a, score_b = _full_scores(a, b, reduce, "approximate_randomization")
     shuffled = _shuffled_differences(a, b, reduce, n_trials, seed)
     count = int(np.sum(shuffled > abs(score_a - score_b)))
     return _test_result(
@@ -580,7 +587,7 @@ def holm(p_values: Sequence[float], *, alpha: float = 0.05) -> HolmResult:
     for rank, index in enumerate(order):
         running = max(running, min(1.0, (m - rank) * float(raw[index])))
         adjusted[index] = running
-    reject = tuple(p <= alpha for p in adjusted)
+    reject = tuple(p <= alpha for p in adjusted)  # statsmodels' convention: reject at p <= alpha
     return HolmResult(tuple(float(p) for p in raw), tuple(adjusted), reject, alpha)
 
 
@@ -610,7 +617,8 @@ def tie_groups(
         p_values: p-value per pair keyed ``(x, y)`` in either order (pass
             Holm-adjusted p-values to control the family-wise error rate);
             only adjacent pairs are read.
-        alpha: significance level: ``p < alpha`` starts a new group.
+        alpha: significance level: ``p <= alpha`` (significant, as in :func:`holm`)
+            starts a new group.
 
     Returns:
         :class:`TieGroups` with 1-based group numbers (group 1 holds the best system).
@@ -628,7 +636,7 @@ def tie_groups(
             continue
         p = _pair_p(p_values, systems[position - 1], system)
         p_next.append(p)
-        groups.append(groups[-1] + 1 if p < alpha else groups[-1])
+        groups.append(groups[-1] + 1 if p <= alpha else groups[-1])
     members = tuple(
         tuple(s for s, g in zip(systems, groups, strict=True) if g == group)
         for group in sorted(set(groups))
@@ -734,7 +742,7 @@ def compare_systems(
         method: ``"approximate_randomization"`` (default) or ``"paired_bootstrap"``.
         n_resamples: trials/resamples per pair (default 10000 for AR, 1000 for bootstrap).
         seed: seed used for every pair.
-        alpha: family-wise level; Holm-adjusted ``p < alpha`` separates rank groups.
+        alpha: family-wise level; Holm-adjusted ``p <= alpha`` separates rank groups.
         higher_is_better: whether larger scores rank first.
 
     Returns:
