@@ -1,0 +1,1 @@
+"""Renderers (layer 5): they read result records and never recompute a number."""

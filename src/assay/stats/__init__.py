@@ -1,0 +1,76 @@
+"""Statistics over numbers and per-item sufficient statistics (layer 1).
+
+Pure functions: they see only numbers, never text, and import only the standard
+library, NumPy and :mod:`assay.errors`. Random procedures take an explicit seed
+(default :data:`DEFAULT_SEED`) and record it with the resample count.
+
+* :mod:`assay.stats.intervals` — mean with SE and t interval, clustered SE, Wilson.
+* :mod:`assay.stats.bootstrap` — seeded bootstrap of corpus/ratio statistics.
+* :mod:`assay.stats.paired` — paired difference, paired bootstrap, approximate
+  randomisation, McNemar, Holm, minimum detectable difference, tie groups,
+  and :func:`compare_systems` (all pairs, Holm-adjusted, tie groups).
+
+Every result is a frozen dataclass with ``to_dict()``. Missing numbers are
+``None`` with a ``status`` of ``"empty"`` (no items) or ``"not_available"``
+(too few items), never 0.0.
+"""
+
+from assay.stats._common import DEFAULT_SEED
+from assay.stats.bootstrap import (
+    BootstrapEstimate,
+    Reducer,
+    bootstrap,
+    ratio_reducer,
+)
+from assay.stats.intervals import (
+    MeanEstimate,
+    RateEstimate,
+    clustered_mean_interval,
+    mean_interval,
+    wilson_interval,
+)
+from assay.stats.paired import (
+    HolmResult,
+    McNemarResult,
+    PairComparison,
+    PairedDifference,
+    PairedTestResult,
+    SystemComparison,
+    TieGroups,
+    compare_systems,
+    holm,
+    mcnemar_exact,
+    minimum_detectable_difference,
+    paired_approximate_randomization,
+    paired_bootstrap,
+    paired_difference,
+    tie_groups,
+)
+
+__all__ = [
+    "DEFAULT_SEED",
+    "BootstrapEstimate",
+    "HolmResult",
+    "McNemarResult",
+    "MeanEstimate",
+    "PairComparison",
+    "PairedDifference",
+    "PairedTestResult",
+    "RateEstimate",
+    "Reducer",
+    "SystemComparison",
+    "TieGroups",
+    "bootstrap",
+    "clustered_mean_interval",
+    "compare_systems",
+    "holm",
+    "mcnemar_exact",
+    "mean_interval",
+    "minimum_detectable_difference",
+    "paired_approximate_randomization",
+    "paired_bootstrap",
+    "paired_difference",
+    "ratio_reducer",
+    "tie_groups",
+    "wilson_interval",
+]

@@ -1,0 +1,824 @@
+"""Paired comparison of systems scored on the same items.
+
+* :func:`paired_difference` — mean of per-item differences ``d_i = a_i - b_i`` with
+  ``SE = sd(d) / sqrt(n)`` (n - 1), a t interval on n - 1 degrees of freedom, the
+  Pearson correlation of the two systems' per-item scores, and the minimum
+  detectable difference ``(z_{1-alpha/2} + z_{power}) * SE`` (normal approximation
+  for a two-sided paired test; alpha = 0.05 and 80 % power give ``2.8016 * SE``).
+* :func:`paired_bootstrap` and :func:`paired_approximate_randomization` — the two
+  tests of sacrebleu's ``significance`` module, on per-item sufficient statistics
+  and a reducer (see :mod:`assay.stats.bootstrap`). Both follow sacrebleu's
+  definitions and its resampling order, so the same seed gives the same p-value:
+
+  - observed statistic ``delta = |score_a - score_b|`` on all items;
+  - *bootstrap*: the same index matrix ``rng.choice(n, (B, n))`` resamples both
+    systems; ``s_j = |a*_j - b*_j|``, centred ``s_j - mean(s)``; the count is
+    ``#{j : s_j - mean(s) > delta}``;
+  - *approximate randomisation*: a swap mask ``rng.integers(2, (T, n), dtype=bool)``
+    (True keeps a's item in pseudo-system A); the count is ``#{j : |A_j - B_j| > delta}``;
+  - ``p = (count + 1) / (trials + 1)`` (strict ``>``, as in sacrebleu and multeval).
+* :func:`mcnemar_exact` — exact two-sided McNemar test for 0/1 scores: with ``b``
+  items only system a gets right and ``c`` only b, ``p = min(1, 2 * sum_{i <= min(b, c)}
+  C(b + c, i) / 2^(b + c))``.
+* :func:`holm` — Holm's step-down adjustment: sorted ``p_(1) <= ... <= p_(m)``,
+  ``adj_(i) = max_{j <= i} min(1, (m - j + 1) p_(j))``.
+* :func:`tie_groups` — walking systems best-first, a system starts a new rank group
+  only if its difference from the next-better system is significant (``p <= alpha``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from assay.errors import InvalidInputError, InvalidOptionError
+from assay.stats._common import (
+    DEFAULT_SEED,
+    EMPTY,
+    NOT_AVAILABLE,
+    OK,
+    FloatArray,
+    as_values,
+    check_confidence,
+    check_count,
+    check_probability,
+    check_same_length,
+    check_seed,
+    finite_or_none,
+    record_dict,
+)
+from assay.stats._dist import normal_quantile
+from assay.stats.bootstrap import (
+    Reducer,
+    full_score,
+    percentile_bounds,
+    prepare,
+    reduce_sums,
+    resampled_scores,
+)
+from assay.stats.intervals import interval_quantile
+
+DEFAULT_BOOTSTRAP_RESAMPLES = 1000
+DEFAULT_AR_TRIALS = 10000
+_BLOCK_ELEMENTS = 2_000_000
+_BLOCK_ALIGN = 64
+
+
+@dataclass(frozen=True, slots=True)
+class PairedDifference:
+    """Mean paired difference ``a - b`` with its SE, interval, correlation and MDD.
+
+    Attributes:
+        n: number of paired items.
+        mean_a: mean of system a's scores (``None`` if empty).
+        mean_b: mean of system b's scores (``None`` if empty).
+        difference: mean of ``a_i - b_i`` (``None`` if empty).
+        se: standard error of the mean difference (n - 1), or ``None``.
+        lower: lower bound of the t interval, or ``None``.
+        upper: upper bound of the t interval, or ``None``.
+        confidence: nominal coverage (0.95).
+        df: degrees of freedom (n - 1), or ``None``.
+        correlation: Pearson correlation of the per-item scores, ``None`` when undefined
+            (fewer than 2 items, or a system with constant scores).
+        mdd: minimum detectable difference at ``alpha`` and ``power``, or ``None``.
+        alpha: two-sided significance level of the MDD.
+        power: power of the MDD.
+        status: ``"ok"``, ``"empty"`` or ``"not_available"``.
+        reason: why numbers are missing, else ``None``.
+    """
+
+    n: int
+    mean_a: float | None
+    mean_b: float | None
+    difference: float | None
+    se: float | None
+    lower: float | None
+    upper: float | None
+    confidence: float
+    df: int | None
+    correlation: float | None
+    mdd: float | None
+    alpha: float
+    power: float
+    status: str
+    reason: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the canonical JSON form (sorted keys)."""
+        return record_dict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class PairedTestResult:
+    """A paired significance test of systems a and b on the same items.
+
+    Attributes:
+        method: ``"paired_bootstrap"`` or ``"approximate_randomization"``.
+        n: number of paired items.
+        score_a: system a's statistic on all items (``None`` if empty).
+        score_b: system b's statistic on all items (``None`` if empty).
+        difference: ``score_a - score_b`` (``None`` if empty).
+        p_value: ``(count + 1) / (n_resamples + 1)``, or ``None`` when not available.
+        count: resamples/trials whose statistic exceeded the observed one.
+        n_resamples: bootstrap resamples or randomisation trials.
+        seed: seed of the NumPy Generator.
+        lower: bootstrap percentile bound of ``score_a - score_b`` (bootstrap only).
+        upper: bootstrap percentile bound of ``score_a - score_b`` (bootstrap only).
+        confidence: nominal coverage of the bootstrap interval.
+        status: ``"ok"``, ``"empty"`` or ``"not_available"``.
+        reason: why numbers are missing, else ``None``.
+    """
+
+    method: str
+    n: int
+    score_a: float | None
+    score_b: float | None
+    difference: float | None
+    p_value: float | None
+    count: int | None
+    n_resamples: int
+    seed: int
+    lower: float | None
+    upper: float | None
+    confidence: float
+    status: str
+    reason: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the canonical JSON form (sorted keys, seed and n_resamples included)."""
+        return record_dict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class McNemarResult:
+    """Exact McNemar test for two systems' 0/1 scores on the same items.
+
+    Attributes:
+        n: number of paired items.
+        both: items both systems got right.
+        a_only: items only system a got right.
+        b_only: items only system b got right.
+        neither: items neither got right.
+        p_value: exact two-sided p-value (1.0 when there are no discordant items;
+            ``None`` when there are no items).
+        method: ``"exact_binomial"``.
+        status: ``"ok"`` or ``"empty"``.
+    """
+
+    n: int
+    both: int
+    a_only: int
+    b_only: int
+    neither: int
+    p_value: float | None
+    method: str
+    status: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the canonical JSON form (sorted keys)."""
+        return record_dict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class HolmResult:
+    """Holm-adjusted p-values, in the order the raw p-values were given.
+
+    Attributes:
+        p_values: the raw p-values.
+        adjusted: Holm-adjusted p-values (same order).
+        reject: whether each hypothesis is rejected at ``alpha`` (adjusted p <= alpha).
+        alpha: family-wise error rate.
+    """
+
+    p_values: tuple[float, ...]
+    adjusted: tuple[float, ...]
+    reject: tuple[bool, ...]
+    alpha: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the canonical JSON form (sorted keys)."""
+        return record_dict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class TieGroups:
+    """Rank groups of systems ordered best first.
+
+    Attributes:
+        systems: system names, best first.
+        groups: 1-based rank group of each system (parallel to ``systems``).
+        members: the systems of each group, group 1 first.
+        p_next_better: p-value of each system against the next-better one
+            (``None`` for the first).
+        alpha: significance level separating groups.
+    """
+
+    systems: tuple[str, ...]
+    groups: tuple[int, ...]
+    members: tuple[tuple[str, ...], ...]
+    p_next_better: tuple[float | None, ...]
+    alpha: float
+
+    def group_of(self, system: str) -> int:
+        """Return the rank group of ``system``."""
+        try:
+            return self.groups[self.systems.index(system)]
+        except ValueError:
+            raise InvalidInputError(
+                f"unknown system {system!r}; known: {', '.join(self.systems)}."
+            ) from None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the canonical JSON form (sorted keys)."""
+        return record_dict(self)
+
+
+def minimum_detectable_difference(
+    se: float | None, *, alpha: float = 0.05, power: float = 0.80
+) -> float | None:
+    """Return ``(z_{1-alpha/2} + z_{power}) * se``, or ``None`` when ``se`` is ``None``.
+
+    The smallest true paired difference a two-sided test at ``alpha`` detects with
+    probability ``power`` given the current standard error (normal approximation).
+    """
+    alpha = check_probability(alpha, "alpha")
+    power = check_probability(power, "power")
+    if se is None:
+        return None
+    return (normal_quantile(1.0 - alpha / 2.0) + normal_quantile(power)) * float(se)
+
+
+def _correlation(a: FloatArray, b: FloatArray) -> float | None:
+    """Return the Pearson correlation, or ``None`` when a series is constant."""
+    da, db = a - a.mean(), b - b.mean()
+    denominator = math.sqrt(float(np.dot(da, da)) * float(np.dot(db, db)))
+    if denominator == 0.0:
+        return None
+    return max(-1.0, min(1.0, float(np.dot(da, db)) / denominator))
+
+
+def paired_difference(
+    a: ArrayLike,
+    b: ArrayLike,
+    *,
+    confidence: float = 0.95,
+    alpha: float = 0.05,
+    power: float = 0.80,
+) -> PairedDifference:
+    """Compare two systems' per-item scores on the same items (``a - b``).
+
+    Args:
+        a: system a's per-item scores.
+        b: system b's per-item scores, same items in the same order.
+        confidence: nominal coverage of the t interval of the mean difference.
+        alpha: significance level for the minimum detectable difference.
+        power: power for the minimum detectable difference.
+
+    Raises:
+        InvalidInputError: lengths differ or scores are not finite numbers.
+    """
+    confidence = check_confidence(confidence)
+    minimum_detectable_difference(None, alpha=alpha, power=power)
+    xa, xb = as_values(a, "a"), as_values(b, "b")
+    check_same_length(xa, xb)
+    n = int(xa.size)
+    base: dict[str, Any] = {"n": n, "confidence": confidence, "alpha": alpha, "power": power}
+    if n == 0:
+        return _difference(base, None, None, None, None, EMPTY, "no items")
+    diffs = xa - xb
+    means = (float(xa.mean()), float(xb.mean()), float(diffs.mean()))
+    if n < 2:
+        reason = "a paired standard error needs at least 2 items"
+        return _difference(base, *means, None, NOT_AVAILABLE, reason)
+    se = float(diffs.std(ddof=1)) / math.sqrt(n)
+    half = interval_quantile(confidence, "t", n - 1) * se
+    return dataclasses.replace(
+        _difference(base, *means, se, OK, None),
+        lower=means[2] - half,
+        upper=means[2] + half,
+        df=n - 1,
+        correlation=_correlation(xa, xb),
+        mdd=minimum_detectable_difference(se, alpha=alpha, power=power),
+    )
+
+
+def _difference(
+    base: dict[str, Any],
+    mean_a: float | None,
+    mean_b: float | None,
+    difference: float | None,
+    se: float | None,
+    status: str,
+    reason: str | None,
+) -> PairedDifference:
+    """Build a :class:`PairedDifference` without interval, correlation or MDD."""
+    return PairedDifference(
+        mean_a=mean_a,
+        mean_b=mean_b,
+        difference=difference,
+        se=se,
+        lower=None,
+        upper=None,
+        df=None,
+        correlation=None,
+        mdd=None,
+        status=status,
+        reason=reason,
+        **base,
+    )
+
+
+def _paired_inputs(
+    stats_a: ArrayLike, stats_b: ArrayLike, reducer: Reducer | None
+) -> tuple[FloatArray, FloatArray, Reducer]:
+    """Validate two systems' per-item statistics and return them with the reducer."""
+    array_a, reduce = prepare(stats_a, reducer, "stats_a")
+    array_b, _ = prepare(stats_b, reducer, "stats_b")
+    check_same_length(array_a, array_b)
+    if array_a.shape[1] != array_b.shape[1]:
+        raise InvalidInputError(
+            f"stats_a has {array_a.shape[1]} statistics per item but stats_b has "
+            f"{array_b.shape[1]}; both systems must use the same metric."
+        )
+    return array_a, array_b, reduce
+
+
+def _check_defined(scores: FloatArray, method: str) -> None:
+    """Refuse undefined resampled statistics: they would silently bias the count."""
+    if not np.isfinite(scores).all():
+        raise InvalidInputError(
+            f"{method}: the reducer gave an undefined (NaN/inf) score on some resamples; "
+            "use a statistic that is defined on every subset of items (e.g. smoothing)."
+        )
+
+
+def _full_scores(a: FloatArray, b: FloatArray, reduce: Reducer, method: str) -> tuple[float, float]:
+    """Return both systems' statistic on all items, refusing undefined ones."""
+    scores = (full_score(a, reduce), full_score(b, reduce))
+    _check_defined(np.array(scores), method)
+    return scores
+
+
+def _p_value(count: int, trials: int) -> float:
+    """Return ``(count + 1) / (trials + 1)``."""
+    return (count + 1) / (trials + 1)
+
+
+def _test_result(
+    method: str,
+    n: int,
+    scores: tuple[float | None, float | None],
+    *,
+    count: int | None,
+    n_resamples: int,
+    seed: int,
+    confidence: float,
+    bounds: tuple[float | None, float | None] = (None, None),
+    status: str = OK,
+    reason: str | None = None,
+) -> PairedTestResult:
+    """Build a :class:`PairedTestResult` (p-value from ``count`` when given)."""
+    score_a, score_b = scores
+    difference = None if score_a is None or score_b is None else score_a - score_b
+    return PairedTestResult(
+        method=method,
+        n=n,
+        score_a=score_a,
+        score_b=score_b,
+        difference=difference,
+        p_value=None if count is None else _p_value(count, n_resamples),
+        count=count,
+        n_resamples=n_resamples,
+        seed=seed,
+        lower=bounds[0],
+        upper=bounds[1],
+        confidence=confidence,
+        status=status,
+        reason=reason,
+    )
+
+
+def _early_result(
+    method: str, a: FloatArray, b: FloatArray, reduce: Reducer, **common: Any
+) -> PairedTestResult | None:
+    """Return the empty / not-available result for fewer than 2 items, else ``None``."""
+    n = int(a.shape[0])
+    if n == 0:
+        return _test_result(
+            method, 0, (None, None), count=None, status=EMPTY, reason="no items", **common
+        )
+    if n >= 2:
+        return None
+    scores = (full_score(a, reduce), full_score(b, reduce))
+    return _test_result(
+        method,
+        n,
+        scores,
+        count=None,
+        status=NOT_AVAILABLE,
+        reason="a paired test needs at least 2 items",
+        **common,
+    )
+
+
+def paired_bootstrap(
+    stats_a: ArrayLike,
+    stats_b: ArrayLike,
+    reducer: Reducer | None = None,
+    *,
+    n_resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+    confidence: float = 0.95,
+) -> PairedTestResult:
+    """Paired bootstrap test of ``score_a`` vs ``score_b`` (sacrebleu's definition).
+
+    Args:
+        stats_a: system a's per-item values (1-D, mean) or sufficient statistics.
+        stats_b: system b's, for the same items in the same order.
+        reducer: vectorised map from summed statistics to scores (``None``: the mean).
+        n_resamples: bootstrap resamples.
+        seed: seed of the NumPy Generator (recorded).
+        confidence: coverage of the percentile interval of ``score_a - score_b``.
+
+    Returns:
+        A :class:`PairedTestResult` with ``p = (count + 1) / (n_resamples + 1)``.
+    """
+    confidence = check_confidence(confidence)
+    n_resamples = check_count(n_resamples, "n_resamples", minimum=2)
+    seed = check_seed(seed)
+    a, b, reduce = _paired_inputs(stats_a, stats_b, reducer)
+    common: dict[str, Any] = {"n_resamples": n_resamples, "seed": seed, "confidence": confidence}
+    early = _early_result("paired_bootstrap", a, b, reduce, **common)
+    if early is not None:
+        return early
+    score_a, score_b = _full_scores(a, b, reduce, "paired_bootstrap")
+    boot_a, boot_b = resampled_scores([a, b], reduce, n_resamples, seed)
+    _check_defined(np.concatenate([boot_a, boot_b]), "paired_bootstrap")
+    sample_diffs = np.abs(boot_b - boot_a)
+    count = int(np.sum(sample_diffs - sample_diffs.mean() > abs(score_a - score_b)))
+    bounds = percentile_bounds(boot_a - boot_b, confidence)
+    return _test_result(
+        "paired_bootstrap",
+        int(a.shape[0]),
+        (score_a, score_b),
+        count=count,
+        bounds=bounds,
+        **common,
+    )
+
+
+def paired_approximate_randomization(
+    stats_a: ArrayLike,
+    stats_b: ArrayLike,
+    reducer: Reducer | None = None,
+    *,
+    n_trials: int = DEFAULT_AR_TRIALS,
+    seed: int = DEFAULT_SEED,
+) -> PairedTestResult:
+    """Paired approximate randomisation test (sacrebleu's definition and swap order).
+
+    Args:
+        stats_a: system a's per-item values (1-D, mean) or sufficient statistics.
+        stats_b: system b's, for the same items in the same order.
+        reducer: vectorised map from summed statistics to scores (``None``: the mean).
+        n_trials: randomisation trials (recorded as ``n_resamples``).
+        seed: seed of the NumPy Generator (recorded).
+
+    Returns:
+        A :class:`PairedTestResult` with ``p = (count + 1) / (n_trials + 1)``.
+    """
+    n_trials = check_count(n_trials, "n_trials", minimum=1)
+    seed = check_seed(seed)
+    a, b, reduce = _paired_inputs(stats_a, stats_b, reducer)
+    common: dict[str, Any] = {"n_resamples": n_trials, "seed": seed, "confidence": 0.95}
+    early = _early_result("approximate_randomization", a, b, reduce, **common)
+    if early is not None:
+        return early
+    score_a, score_b = _full_scores(a, b, reduce, "approximate_randomization")
+    shuffled = _shuffled_differences(a, b, reduce, n_trials, seed)
+    count = int(np.sum(shuffled > abs(score_a - score_b)))
+    return _test_result(
+        "approximate_randomization", int(a.shape[0]), (score_a, score_b), count=count, **common
+    )
+
+
+def _shuffled_differences(
+    a: FloatArray, b: FloatArray, reduce: Reducer, n_trials: int, seed: int
+) -> FloatArray:
+    """Return ``|A_j - B_j|`` for each trial's randomly swapped pseudo-systems."""
+    rng = np.random.default_rng(seed)
+    n, width = a.shape
+    rows = max(_BLOCK_ALIGN, _BLOCK_ELEMENTS // max(1, n * width) // _BLOCK_ALIGN * _BLOCK_ALIGN)
+    out = np.empty(n_trials, dtype=np.float64)
+    total_a, total_b = a.sum(axis=0), b.sum(axis=0)
+    for start in range(0, n_trials, rows):
+        stop = min(start + rows, n_trials)
+        keep = rng.integers(2, size=(stop - start, n), dtype=bool).astype(np.float64)
+        # keep @ a + (1 - keep) @ b, with one matrix product instead of four.
+        sums_a = keep @ (a - b) + total_b
+        pseudo_a = reduce_sums(reduce, sums_a)
+        pseudo_b = reduce_sums(reduce, total_a + total_b - sums_a)
+        _check_defined(np.concatenate([pseudo_a, pseudo_b]), "approximate_randomization")
+        out[start:stop] = np.abs(pseudo_a - pseudo_b)
+    return out
+
+
+def _binary(values: ArrayLike, name: str) -> FloatArray:
+    """Return 0/1 scores as floats, refusing anything else."""
+    array = as_values(values, name)
+    if array.size and not np.isin(array, (0.0, 1.0)).all():
+        bad = int(np.flatnonzero(~np.isin(array, (0.0, 1.0)))[0])
+        raise InvalidInputError(
+            f"{name}: McNemar's test needs 0/1 scores, item {bad} is {array[bad]!r}; "
+            "use paired_approximate_randomization for graded scores."
+        )
+    return array
+
+
+def _binomial_two_sided(small: int, total: int) -> float:
+    """Return ``min(1, 2 * P(X <= small))`` for ``X ~ Binomial(total, 1/2)``, exactly."""
+    term, tail = 1, 0
+    for i in range(small + 1):
+        tail += term
+        term = term * (total - i) // (i + 1)
+    return float(min(Fraction(1), Fraction(2 * tail, 2**total)))
+
+
+def mcnemar_exact(a: ArrayLike, b: ArrayLike) -> McNemarResult:
+    """Exact two-sided McNemar test for two systems' 0/1 scores on the same items.
+
+    Raises:
+        InvalidInputError: lengths differ or a score is not 0 or 1.
+    """
+    xa, xb = _binary(a, "a"), _binary(b, "b")
+    check_same_length(xa, xb)
+    n = int(xa.size)
+    a_only = int(np.sum((xa == 1) & (xb == 0)))
+    b_only = int(np.sum((xa == 0) & (xb == 1)))
+    both = int(np.sum((xa == 1) & (xb == 1)))
+    neither = n - a_only - b_only - both
+    if n == 0:
+        return McNemarResult(0, 0, 0, 0, 0, None, "exact_binomial", EMPTY)
+    p_value = _binomial_two_sided(min(a_only, b_only), a_only + b_only)
+    return McNemarResult(n, both, a_only, b_only, neither, p_value, "exact_binomial", OK)
+
+
+def holm(p_values: Sequence[float], *, alpha: float = 0.05) -> HolmResult:
+    """Holm's step-down adjustment of a family of p-values (all pairs of systems).
+
+    Raises:
+        InvalidInputError: a p-value is not a number in [0, 1].
+    """
+    alpha = check_probability(alpha, "alpha")
+    raw = as_values(list(p_values), "p_values")
+    if raw.size and ((raw < 0).any() or (raw > 1).any()):
+        raise InvalidInputError(f"p_values must lie in [0, 1], got {raw.tolist()}.")
+    m = int(raw.size)
+    order = sorted(range(m), key=lambda i: (raw[i], i))
+    adjusted = [0.0] * m
+    running = 0.0
+    for rank, index in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * float(raw[index])))
+        adjusted[index] = running
+    reject = tuple(p <= alpha for p in adjusted)  # statsmodels' convention: reject at p <= alpha
+    return HolmResult(tuple(float(p) for p in raw), tuple(adjusted), reject, alpha)
+
+
+def _pair_p(p_values: Mapping[tuple[str, str], float], x: str, y: str) -> float:
+    """Look up the p-value of a pair in either order."""
+    for key in ((x, y), (y, x)):
+        if key in p_values:
+            value = float(p_values[key])
+            if not 0.0 <= value <= 1.0:
+                raise InvalidInputError(f"p-value of {key} must lie in [0, 1], got {value}.")
+            return value
+    raise InvalidInputError(
+        f"no p-value for the pair ({x!r}, {y!r}); pass p_values keyed by (system, system)."
+    )
+
+
+def tie_groups(
+    ranked: Sequence[str],
+    p_values: Mapping[tuple[str, str], float],
+    *,
+    alpha: float = 0.05,
+) -> TieGroups:
+    """Group systems whose difference from the next-better system is not significant.
+
+    Args:
+        ranked: system names sorted best first.
+        p_values: p-value per pair keyed ``(x, y)`` in either order (pass
+            Holm-adjusted p-values to control the family-wise error rate);
+            only adjacent pairs are read.
+        alpha: significance level: ``p <= alpha`` (significant, as in :func:`holm`)
+            starts a new group.
+
+    Returns:
+        :class:`TieGroups` with 1-based group numbers (group 1 holds the best system).
+    """
+    alpha = check_probability(alpha, "alpha")
+    systems = tuple(str(s) for s in ranked)
+    if len(set(systems)) != len(systems):
+        raise InvalidInputError(f"ranked: system names must be unique, got {list(systems)}.")
+    groups: list[int] = []
+    p_next: list[float | None] = []
+    for position, system in enumerate(systems):
+        if position == 0:
+            groups.append(1)
+            p_next.append(None)
+            continue
+        p = _pair_p(p_values, systems[position - 1], system)
+        p_next.append(p)
+        groups.append(groups[-1] + 1 if p <= alpha else groups[-1])
+    members = tuple(
+        tuple(s for s, g in zip(systems, groups, strict=True) if g == group)
+        for group in sorted(set(groups))
+    )
+    return TieGroups(systems, tuple(groups), members, tuple(p_next), alpha)
+
+
+PAIRED_TESTS = ("approximate_randomization", "paired_bootstrap")
+
+
+@dataclass(frozen=True, slots=True)
+class PairComparison:
+    """One pair of systems in a :class:`SystemComparison` (``a`` ranked above ``b``).
+
+    Attributes:
+        a: the better-ranked system.
+        b: the other system.
+        test: the paired test of ``a`` vs ``b``.
+        p_holm: Holm-adjusted p-value across all pairs (``None`` when not available).
+        difference: analytic paired difference of per-item means (1-D per-item
+            scores only; ``None`` for corpus statistics with a reducer).
+    """
+
+    a: str
+    b: str
+    test: PairedTestResult
+    p_holm: float | None
+    difference: PairedDifference | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the canonical JSON form (sorted keys)."""
+        return record_dict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class SystemComparison:
+    """All-pairs paired comparison of systems on the same items, with tie groups.
+
+    Attributes:
+        systems: system names ranked best first (ties in score broken by name).
+        scores: each system's statistic on all items (parallel to ``systems``).
+        pairs: every pair ``(systems[i], systems[j])`` with ``i < j``, in that order.
+        ties: rank groups from the Holm-adjusted p-values of adjacent systems.
+        method: the paired test used.
+        n_resamples: resamples or trials per pair.
+        seed: the seed used for every pair (each pair's p-value does not depend on
+            which other systems are compared).
+        alpha: family-wise significance level.
+        higher_is_better: ranking direction.
+    """
+
+    systems: tuple[str, ...]
+    scores: tuple[float | None, ...]
+    pairs: tuple[PairComparison, ...]
+    ties: TieGroups
+    method: str
+    n_resamples: int
+    seed: int
+    alpha: float
+    higher_is_better: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the canonical JSON form (sorted keys, seed and n_resamples included)."""
+        return record_dict(self)
+
+
+def _rank(scores: Mapping[str, float | None], higher_is_better: bool) -> list[str]:
+    """Return names best first; systems without a score go last; ties broken by name."""
+    sign = -1.0 if higher_is_better else 1.0
+
+    def key(name: str) -> tuple[bool, float, str]:
+        value = scores[name]
+        return (value is None, 0.0 if value is None else sign * value, name)
+
+    return sorted(scores, key=key)
+
+
+def _run_test(
+    method: str, a: Any, b: Any, reducer: Reducer | None, n_resamples: int, seed: int
+) -> PairedTestResult:
+    """Run the named paired test of ``a`` vs ``b``."""
+    if method == "paired_bootstrap":
+        return paired_bootstrap(a, b, reducer, n_resamples=n_resamples, seed=seed)
+    return paired_approximate_randomization(a, b, reducer, n_trials=n_resamples, seed=seed)
+
+
+def compare_systems(
+    stats: Mapping[str, ArrayLike],
+    reducer: Reducer | None = None,
+    *,
+    method: str = "approximate_randomization",
+    n_resamples: int | None = None,
+    seed: int = DEFAULT_SEED,
+    alpha: float = 0.05,
+    higher_is_better: bool = True,
+) -> SystemComparison:
+    """Compare every pair of systems scored on the same items and group ties.
+
+    Args:
+        stats: per system, its per-item values (1-D) or sufficient statistics,
+            all for the same items in the same order.
+        reducer: vectorised map from summed statistics to scores (``None``: the mean).
+        method: ``"approximate_randomization"`` (default) or ``"paired_bootstrap"``.
+        n_resamples: trials/resamples per pair (default 10000 for AR, 1000 for bootstrap).
+        seed: seed used for every pair.
+        alpha: family-wise level; Holm-adjusted ``p <= alpha`` separates rank groups.
+        higher_is_better: whether larger scores rank first.
+
+    Returns:
+        A :class:`SystemComparison`. When p-values are not available (fewer than two
+        items), adjacent systems are reported as tied: no evidence separates them.
+    """
+    n_resamples = _check_method(method, n_resamples)
+    seed, alpha = check_seed(seed), check_probability(alpha, "alpha")
+    prepared, scores = _system_scores(stats, reducer)
+    ranked = _rank(scores, higher_is_better)
+    tests = [
+        (x, y, _run_test(method, prepared[x], prepared[y], reducer, n_resamples, seed))
+        for i, x in enumerate(ranked)
+        for y in ranked[i + 1 :]
+    ]
+    adjusted = _holm_or_none([t.p_value for _, _, t in tests], alpha)
+    pairs = tuple(
+        PairComparison(x, y, test, p_holm, _analytic(prepared[x], prepared[y], reducer))
+        for (x, y, test), p_holm in zip(tests, adjusted, strict=True)
+    )
+    lookup = {(p.a, p.b): 1.0 if p.p_holm is None else p.p_holm for p in pairs}
+    return SystemComparison(
+        systems=tuple(ranked),
+        scores=tuple(scores[name] for name in ranked),
+        pairs=pairs,
+        ties=tie_groups(ranked, lookup, alpha=alpha),
+        method=method,
+        n_resamples=n_resamples,
+        seed=seed,
+        alpha=alpha,
+        higher_is_better=bool(higher_is_better),
+    )
+
+
+def _check_method(method: str, n_resamples: int | None) -> int:
+    """Validate the test name and return the resample count (its default if ``None``)."""
+    if method not in PAIRED_TESTS:
+        raise InvalidOptionError(
+            f"method must be one of {', '.join(PAIRED_TESTS)}, got {method!r}."
+        )
+    if n_resamples is None:
+        ar = method == "approximate_randomization"
+        return DEFAULT_AR_TRIALS if ar else DEFAULT_BOOTSTRAP_RESAMPLES
+    return check_count(n_resamples, "n_resamples", minimum=2)
+
+
+def _system_scores(
+    stats: Mapping[str, ArrayLike], reducer: Reducer | None
+) -> tuple[dict[str, FloatArray], dict[str, float | None]]:
+    """Validate every system's statistics and compute its score on all items."""
+    if not stats:
+        raise InvalidInputError("compare_systems: no systems given; pass {name: per-item scores}.")
+    prepared: dict[str, FloatArray] = {}
+    scores: dict[str, float | None] = {}
+    for name, values in stats.items():
+        array, reduce = prepare(values, reducer, f"stats[{name!r}]")
+        first = next(iter(prepared.values()), array)
+        if array.shape != first.shape:
+            raise InvalidInputError(
+                f"stats[{name!r}] has shape {array.shape} but the first system has "
+                f"{first.shape}; every system must be scored on the same items."
+            )
+        prepared[str(name)] = array
+        scores[str(name)] = finite_or_none(full_score(array, reduce)) if array.shape[0] else None
+    return prepared, scores
+
+
+def _holm_or_none(p_values: list[float | None], alpha: float) -> list[float | None]:
+    """Holm-adjust the p-values, or return ``None`` for all when any is unavailable."""
+    if any(p is None for p in p_values):
+        return [None] * len(p_values)
+    return list(holm([p for p in p_values if p is not None], alpha=alpha).adjusted)
+
+
+def _analytic(a: FloatArray, b: FloatArray, reducer: Reducer | None) -> PairedDifference | None:
+    """Return the analytic paired difference for 1-D per-item means, else ``None``."""
+    if reducer is not None or a.shape[1] != 1:
+        return None
+    return paired_difference(a[:, 0], b[:, 0])
