@@ -1,0 +1,194 @@
+"""The FORMAT contract: a JSON Schema (Draft 2020-12) checked before anything is scored.
+
+The schema is validated with ``Draft202012Validator.check_schema`` when loaded; an
+invalid contract raises :class:`~assay.errors.InputFileError` naming the file and
+the schema location. Instances are validated with an explicit ``FormatChecker``,
+so ``format`` keywords such as ``date`` are asserted (Draft 2020-12 makes them
+annotations only unless a checker is given). Each violation becomes a
+:class:`FieldError` with the JSON pointer of the offending field and the reason
+code ``schema.<keyword>``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from assay.errors import InputFileError
+
+
+def jsonschema_version() -> str:
+    """The installed ``jsonschema`` version (recorded in every structured report)."""
+    return metadata.version("jsonschema")
+
+
+def json_pointer(parts: Iterable[str | int]) -> str:
+    """RFC 6901 pointer for a path (``~`` → ``~0``, ``/`` → ``~1``); ``""`` is the root."""
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+def field_name(parts: Iterable[str | int]) -> str:
+    """A field label for counting: the pointer with array indices replaced by ``*``."""
+    generic = ["*" if isinstance(p, int) else p for p in parts]
+    return json_pointer(generic) or "/"
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class FieldError:
+    """One schema violation.
+
+    Attributes:
+        pointer: JSON pointer of the offending field in the response (``""`` = root).
+        keyword: reason code, ``schema.<keyword>`` (for example ``schema.required``).
+        field: the pointer with array indices as ``*`` (groups errors across items).
+        message: jsonschema's message.
+    """
+
+    pointer: str
+    keyword: str
+    field: str
+    message: str
+
+    def to_dict(self) -> dict[str, str]:
+        """Canonical JSON form."""
+        return {
+            "field": self.field,
+            "keyword": self.keyword,
+            "message": self.message,
+            "pointer": self.pointer,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Contract:
+    """A checked JSON Schema and a validator with an explicit format checker.
+
+    Attributes:
+        schema: the schema object.
+        source: file name (or a label) the schema came from.
+        sha256: SHA-256 of the canonical JSON of the schema.
+    """
+
+    schema: dict[str, Any]
+    source: str = "<schema>"
+    sha256: str = ""
+    _validator: Any = field(default=None, compare=False, repr=False)
+
+    def check(self, instance: Any) -> tuple[FieldError, ...]:
+        """All violations of ``instance``, sorted by (pointer, keyword, message)."""
+        found: set[FieldError] = set()
+        for error in self._validator.iter_errors(instance):
+            found.update(_field_errors(error))
+        return tuple(sorted(found))
+
+    def to_dict(self) -> dict[str, Any]:
+        """Canonical JSON form (source, digest, draft, jsonschema version)."""
+        return {
+            "draft": "2020-12",
+            "format_checker": "jsonschema.Draft202012Validator.FORMAT_CHECKER",
+            "jsonschema_version": jsonschema_version(),
+            "sha256": self.sha256,
+            "source": self.source,
+        }
+
+
+def contract_from_schema(schema: Any, source: str = "<schema>") -> Contract:
+    """Check ``schema`` with ``check_schema`` and build a :class:`Contract`.
+
+    Raises:
+        InputFileError: the schema is not an object or is not a valid Draft 2020-12 schema.
+    """
+    from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+    from jsonschema.exceptions import SchemaError  # type: ignore[import-untyped]
+
+    if not isinstance(schema, dict):
+        raise InputFileError(
+            source, f"a contract must be a JSON object, got {type(schema).__name__}"
+        )
+    try:
+        Draft202012Validator.check_schema(schema)
+    except SchemaError as exc:
+        where = json_pointer(exc.absolute_path) or "/"
+        raise InputFileError(
+            source,
+            f"invalid JSON Schema (Draft 2020-12) at {where}: {exc.message}; fix the contract",
+            field=where,
+        ) from None
+    validator = Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
+    canonical = json.dumps(schema, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    digest = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    return Contract(schema=schema, source=source, sha256=digest, _validator=validator)
+
+
+def load_contract(path: str | Path) -> Contract:
+    """Read a JSON Schema file and check it (see :func:`contract_from_schema`).
+
+    Raises:
+        InputFileError: the file cannot be read, is not JSON, or is not a valid schema.
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InputFileError(path, f"cannot open file ({exc.strerror}); check the path") from None
+    except UnicodeDecodeError as exc:
+        raise InputFileError(path, f"not UTF-8 text ({exc.reason}); re-encode as UTF-8") from None
+    try:
+        schema = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputFileError(
+            path,
+            f"invalid JSON ({exc.msg} at column {exc.colno}); fix the contract",
+            line=exc.lineno,
+        ) from None
+    contract = contract_from_schema(schema, source=str(path))
+    return Contract(
+        schema=contract.schema,
+        source=Path(path).name,
+        sha256=contract.sha256,
+        _validator=contract._validator,
+    )
+
+
+def _field_errors(error: Any) -> list[FieldError]:
+    """Expand one jsonschema error into field errors pointing at the field concerned.
+
+    ``required`` errors point at the missing property and ``additionalProperties``
+    errors at each extra property, rather than at their parent object.
+    """
+    path: list[str | int] = list(error.absolute_path)
+    keyword = f"schema.{error.validator}"
+    if error.validator == "required" and isinstance(error.instance, dict):
+        missing = [p for p in error.validator_value if p not in error.instance]
+        return [
+            _make(path + [name], keyword, f"{name!r} is a required property") for name in missing
+        ]
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        extras = _extra_properties(error.instance, error.schema)
+        return [
+            _make(path + [name], keyword, f"additional property {name!r} is not allowed")
+            for name in extras
+        ]
+    return [_make(path, keyword, error.message)]
+
+
+def _extra_properties(instance: dict[str, Any], schema: dict[str, Any]) -> list[str]:
+    """Properties of ``instance`` matched by neither ``properties`` nor ``patternProperties``."""
+    declared = schema.get("properties", {})
+    patterns = [re.compile(p) for p in schema.get("patternProperties", {})]
+    return [
+        name
+        for name in instance
+        if name not in declared and not any(p.search(name) for p in patterns)
+    ]
+
+
+def _make(path: Sequence[str | int], keyword: str, message: str) -> FieldError:
+    return FieldError(
+        pointer=json_pointer(path), keyword=keyword, field=field_name(path), message=message
+    )
