@@ -9,3 +9,18 @@ records, the accounting identity and headline rates).
 
 ``jsonschema`` is imported lazily so that ``import assay`` stays light.
 """
+
+from assay.structured.api import StructuredReport, score_structured
+from assay.structured.contract import Contract, load_contract
+from assay.structured.items import StructuredItem
+from assay.structured.verdicts import Judge, NormalizedMatchJudge
+
+__all__ = [
+    "Contract",
+    "Judge",
+    "NormalizedMatchJudge",
+    "StructuredItem",
+    "StructuredReport",
+    "load_contract",
+    "score_structured",
+]
