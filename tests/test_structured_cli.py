@@ -180,3 +180,26 @@ def test_demo_function_renders_bundled_example() -> None:
     text = console.export_text()
     assert report["identity"]["total"] == 30
     assert "Accounting identity ✓ holds" in text and "Format × fact" in text
+
+
+def test_lone_surrogate_and_markup_survive_the_round_trip(tmp_path: Path) -> None:
+    items = tmp_path / "items.jsonl"
+    items.write_text('{"id": "[bold]x", "response": "{\\"sku\\": \\"\\ud800\\"}"}\n')
+    schema = tmp_path / "s.json"
+    schema.write_text('{"type": "object", "properties": {"sku": {"type": "integer"}}}')
+    main(
+        [
+            "structured",
+            "--items",
+            str(items),
+            "--schema",
+            str(schema),
+            "--output",
+            str(tmp_path / "r.json"),
+            "--per-item",
+            str(tmp_path / "p.csv"),
+        ]
+    )
+    report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert report["items"][0]["response"] == '{"sku": "\ud800"}'
+    assert report["format"]["field_errors"][0]["field"] == "/sku"

@@ -102,3 +102,18 @@ def test_contract_records_versions_and_digest(tmp_path: Path) -> None:
     assert record["jsonschema_version"] == metadata.version("jsonschema")
     assert record["source"] == "c.json" and record["draft"] == "2020-12"
     assert len(record["sha256"]) == 64
+
+
+def test_formats_without_a_checker_are_listed_not_assumed() -> None:
+    contract = contract_from_schema(
+        {"properties": {"d": {"format": "date"}, "u": {"format": "uri-reference"}}}
+    )
+    assert contract.formats_asserted == ("date",)
+    assert contract.formats_not_asserted == ("uri-reference",)
+
+
+def test_unresolvable_ref_is_a_clear_error() -> None:
+    contract = contract_from_schema({"$ref": "https://example.invalid/other.json"}, "c.json")
+    with pytest.raises(InputFileError) as info:
+        contract.check({})
+    assert info.value.path == "c.json" and info.value.field == "$ref"

@@ -333,3 +333,32 @@ def test_items_file_errors_name_file_line_field(tmp_path: Path) -> None:
     with pytest.raises(InputFileError) as info:
         score_structured(path, CONTRACT)
     assert (info.value.line, info.value.field) == (2, "response")
+
+
+def test_references_from_a_mapping_and_from_bare_rows(tmp_path: Path) -> None:
+    rows = [{"id": "a", "response": json.dumps(GOOD)}]
+    from_mapping = score_structured(rows, CONTRACT, references={"a": REFERENCE}).to_dict()
+    path = tmp_path / "refs.jsonl"
+    path.write_text(json.dumps({"id": "a", **REFERENCE}) + "\n")
+    from_file = score_structured(rows, CONTRACT, references=path).to_dict()
+    assert from_mapping["items"] == from_file["items"]
+    assert from_file["items"][0]["end_to_end_pass"] is True
+    assert from_file["inputs"]["references"]["name"] == "refs.jsonl"
+
+
+def test_bare_reference_row_errors_name_the_field(tmp_path: Path) -> None:
+    path = tmp_path / "refs.jsonl"
+    path.write_text(
+        json.dumps({"id": "a", "fields": {"price": {"value": 1, "rule": "near"}}}) + "\n"
+    )
+    with pytest.raises(InputFileError) as info:
+        score_structured([{"id": "a", "response": "{}"}], CONTRACT, references=path)
+    assert (info.value.line, info.value.field) == (1, "fields.price.rule")
+
+
+def test_reference_given_twice_is_an_error(tmp_path: Path) -> None:
+    path = tmp_path / "refs.jsonl"
+    path.write_text(json.dumps({"id": "a", "reference": {"sku": "x"}}) + "\n")
+    rows = [{"id": "a", "response": "{}", "reference": {"sku": "x"}}]
+    with pytest.raises(InputFileError, match="one place only"):
+        score_structured(rows, CONTRACT, references=path)

@@ -93,8 +93,12 @@ def render_structured_csv(report: dict[str, Any]) -> str:
 
 
 def write_text(path: str | Path, text: str) -> None:
-    """Write UTF-8 text with LF newlines."""
-    with open(path, "w", encoding="utf-8", newline="\n") as handle:
+    """Write UTF-8 text with LF newlines.
+
+    A lone surrogate (possible in JSON input) is written as a backslash escape, which
+    JSON reads back as the same character, instead of failing the whole write.
+    """
+    with open(path, "w", encoding="utf-8", newline="\n", errors="backslashreplace") as handle:
         handle.write(text)
 
 

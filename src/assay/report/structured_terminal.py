@@ -31,13 +31,14 @@ def headline_beside(headline: dict[str, Any]) -> str:
 def render_structured_terminal(report: dict[str, Any], console: Console | None = None) -> None:
     """Print the identity, the headline numbers, the cross-tab and the reason counts."""
     from rich.console import Console
+    from rich.markup import escape
 
     console = console or Console()
     options, contract = report["options"], report["contract"]
     fallback = "on" if options["read_facts_from_wrapped"] else "off"
     console.print(
         f"[bold]assay structured[/bold] · {report['identity']['total']} items · contract "
-        f"{contract['source']} (Draft {contract['draft']}, jsonschema "
+        f"{escape(contract['source'])} (Draft {contract['draft']}, jsonschema "
         f"{contract['jsonschema_version']}) · read facts from wrapped JSON: {fallback}"
     )
     console.print(f"signature: {report['signature']}")
@@ -139,6 +140,7 @@ def _reasons(report: dict[str, Any]) -> Any:
 
 
 def _field_errors(rows: list[dict[str, Any]]) -> Any:
+    from rich.markup import escape
     from rich.table import Table
 
     table = Table(title="Fields that fail most", title_justify="left")
@@ -146,7 +148,7 @@ def _field_errors(rows: list[dict[str, Any]]) -> Any:
     table.add_column("keyword")
     table.add_column("count", justify="right")
     for row in rows[:FIELD_ERROR_ROWS]:
-        table.add_row(row["field"], row["keyword"], str(row["count"]))
+        table.add_row(escape(row["field"]), escape(row["keyword"]), str(row["count"]))
     if len(rows) > FIELD_ERROR_ROWS:
         table.add_row(f"… {len(rows) - FIELD_ERROR_ROWS} more in the JSON report", "", "")
     return table

@@ -89,7 +89,7 @@ def score_structured(
     items: ItemsInput,
     schema: str | Path | Mapping[str, Any] | Contract,
     *,
-    references: str | Path | None = None,
+    references: str | Path | Mapping[str, Any] | None = None,
     read_facts_from_wrapped: bool = False,
     judge: Judge | None = None,
 ) -> StructuredReport:
@@ -98,7 +98,8 @@ def score_structured(
     Args:
         items: an items JSONL path, or items/rows (``{id, response, reference?, claims?}``).
         schema: a JSON Schema file path, a schema object, or a loaded contract.
-        references: optional references JSONL path (rows keyed by ``id``).
+        references: optional references JSONL path (rows keyed by ``id``), or an
+            in-memory ``{id: reference}`` mapping.
         read_facts_from_wrapped: declare up front that facts may be read from the
             inner JSON of fenced/prose responses (their format failure is kept).
         judge: free-text judge; default :class:`NormalizedMatchJudge`.
@@ -119,7 +120,8 @@ def score_structured(
         inputs["items"] = None
         loaded = _rows_to_items(items)
     if references is not None:
-        inputs["references"] = _describe(references)
+        if isinstance(references, (str, Path)):
+            inputs["references"] = _describe(references)
         loaded = attach_references(loaded, references)
     chosen = judge if judge is not None else NormalizedMatchJudge()
     results = score_items(

@@ -179,7 +179,7 @@ class _Where:
         self.path, self.line, self.prefix = path, line, prefix
 
     def error(self, field: str, problem: str) -> InputFileError:
-        name = f"{self.prefix}.{field}" if field else self.prefix
+        name = ".".join(part for part in (self.prefix, field) if part)
         return InputFileError(self.path, problem, line=self.line, field=name)
 
 

@@ -69,42 +69,79 @@ class FieldError:
 class Contract:
     """A checked JSON Schema and a validator with an explicit format checker.
 
+    Building one runs ``check_schema``; an invalid schema raises at once.
+
     Attributes:
         schema: the schema object.
-        source: file name (or a label) the schema came from.
-        sha256: SHA-256 of the canonical JSON of the schema.
+        source: file name (or a label) the schema came from; named in errors.
+        sha256: SHA-256 of the canonical JSON of the schema (computed).
+        formats_asserted: ``format`` values in the schema that the checker asserts.
+        formats_not_asserted: ``format`` values with no checker installed (annotations
+            only; listed in the report so nobody assumes they were checked).
+
+    Raises:
+        InputFileError: the schema is not an object or not a valid Draft 2020-12 schema.
     """
 
     schema: dict[str, Any]
     source: str = "<schema>"
-    sha256: str = ""
-    _validator: Any = field(default=None, compare=False, repr=False)
+    sha256: str = field(default="", init=False)
+    formats_asserted: tuple[str, ...] = field(default=(), init=False)
+    formats_not_asserted: tuple[str, ...] = field(default=(), init=False)
+    _validator: Any = field(default=None, init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+
+        _check_schema(self.schema, self.source)
+        checker = Draft202012Validator.FORMAT_CHECKER
+        used = sorted(_formats_used(self.schema))
+        canonical = json.dumps(self.schema, sort_keys=True, separators=(",", ":"))
+        object.__setattr__(self, "sha256", hashlib.sha256(canonical.encode()).hexdigest())
+        object.__setattr__(
+            self, "formats_asserted", tuple(f for f in used if f in checker.checkers)
+        )
+        object.__setattr__(
+            self, "formats_not_asserted", tuple(f for f in used if f not in checker.checkers)
+        )
+        validator = Draft202012Validator(self.schema, format_checker=checker)
+        object.__setattr__(self, "_validator", validator)
 
     def check(self, instance: Any) -> tuple[FieldError, ...]:
-        """All violations of ``instance``, sorted by (pointer, keyword, message)."""
+        """All violations of ``instance``, sorted by (pointer, keyword, message).
+
+        Raises:
+            InputFileError: the schema has a ``$ref`` that cannot be resolved.
+        """
+        from referencing.exceptions import Unresolvable
+
         found: set[FieldError] = set()
-        for error in self._validator.iter_errors(instance):
-            found.update(_field_errors(error))
+        try:
+            for error in self._validator.iter_errors(instance):
+                found.update(_field_errors(error))
+        except Unresolvable as exc:
+            raise InputFileError(
+                self.source,
+                f"cannot resolve $ref ({exc}); inline the referenced schema under $defs",
+                field="$ref",
+            ) from None
         return tuple(sorted(found))
 
     def to_dict(self) -> dict[str, Any]:
-        """Canonical JSON form (source, digest, draft, jsonschema version)."""
+        """Canonical JSON form (source, digest, draft, formats, jsonschema version)."""
         return {
             "draft": "2020-12",
             "format_checker": "jsonschema.Draft202012Validator.FORMAT_CHECKER",
+            "formats_asserted": list(self.formats_asserted),
+            "formats_not_asserted": list(self.formats_not_asserted),
             "jsonschema_version": jsonschema_version(),
             "sha256": self.sha256,
             "source": self.source,
         }
 
 
-def contract_from_schema(schema: Any, source: str = "<schema>") -> Contract:
-    """Check ``schema`` with ``check_schema`` and build a :class:`Contract`.
-
-    Raises:
-        InputFileError: the schema is not an object or is not a valid Draft 2020-12 schema.
-    """
-    from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+def _check_schema(schema: Any, source: str) -> None:
+    from jsonschema import Draft202012Validator
     from jsonschema.exceptions import SchemaError  # type: ignore[import-untyped]
 
     if not isinstance(schema, dict):
@@ -120,10 +157,25 @@ def contract_from_schema(schema: Any, source: str = "<schema>") -> Contract:
             f"invalid JSON Schema (Draft 2020-12) at {where}: {exc.message}; fix the contract",
             field=where,
         ) from None
-    validator = Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
-    canonical = json.dumps(schema, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    digest = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
-    return Contract(schema=schema, source=source, sha256=digest, _validator=validator)
+
+
+def _formats_used(schema: Any) -> set[str]:
+    """Every string value of a ``format`` key anywhere in the schema."""
+    if isinstance(schema, dict):
+        found = {schema["format"]} if isinstance(schema.get("format"), str) else set()
+        return found.union(*(_formats_used(v) for v in schema.values()))
+    if isinstance(schema, list):
+        return set().union(*(_formats_used(v) for v in schema))
+    return set()
+
+
+def contract_from_schema(schema: Any, source: str = "<schema>") -> Contract:
+    """Check ``schema`` with ``check_schema`` and build a :class:`Contract`.
+
+    Raises:
+        InputFileError: the schema is not an object or is not a valid Draft 2020-12 schema.
+    """
+    return Contract(schema=schema, source=source)
 
 
 def load_contract(path: str | Path) -> Contract:
@@ -146,13 +198,8 @@ def load_contract(path: str | Path) -> Contract:
             f"invalid JSON ({exc.msg} at column {exc.colno}); fix the contract",
             line=exc.lineno,
         ) from None
-    contract = contract_from_schema(schema, source=str(path))
-    return Contract(
-        schema=contract.schema,
-        source=Path(path).name,
-        sha256=contract.sha256,
-        _validator=contract._validator,
-    )
+    contract_from_schema(schema, source=str(path))  # errors name the full path
+    return Contract(schema=schema, source=Path(path).name)
 
 
 def _field_errors(error: Any) -> list[FieldError]:

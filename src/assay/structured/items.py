@@ -13,7 +13,7 @@ item, or an item that already has an inline reference, is an error.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -103,31 +103,46 @@ def iter_references(path: str | Path) -> Iterator[tuple[int, str, Reference]]:
         if set(row) == {"id", "reference"}:
             body, prefix = row["reference"], "reference"
         else:
-            body, prefix = {k: v for k, v in row.items() if k != "id"}, "reference"
+            body, prefix = {k: v for k, v in row.items() if k != "id"}, ""
         yield line, item_id, parse_reference(body, path=str(path), line=line, prefix=prefix)
 
 
-def attach_references(items: Iterable[StructuredItem], path: str | Path) -> list[StructuredItem]:
-    """Give each item its reference from a references file.
+def references_from_mapping(
+    mapping: Mapping[str, Any], label: str = "<references>"
+) -> Iterator[tuple[int, str, Reference]]:
+    """Yield ``(0, id, reference)`` for an in-memory ``{id: reference}`` mapping."""
+    for item_id in sorted(mapping):
+        yield 0, str(item_id), parse_reference(mapping[item_id], path=label, prefix=str(item_id))
+
+
+def attach_references(
+    items: Iterable[StructuredItem], references: str | Path | Mapping[str, Any]
+) -> list[StructuredItem]:
+    """Give each item its reference from a references file or an ``{id: reference}`` mapping.
 
     Raises:
         InputFileError: duplicate id, unknown id, or an item that already has a reference.
     """
+    path: str | Path = "<references>"
+    if isinstance(references, (str, Path)):
+        path, rows = references, iter_references(references)
+    else:
+        rows = references_from_mapping(references)
     by_id = {item.id: item for item in items}
     found: dict[str, tuple[int, Reference]] = {}
-    for line, item_id, reference in iter_references(path):
+    for line, item_id, reference in rows:
         if item_id in found:
             raise InputFileError(
                 path,
                 f"duplicate id {item_id!r} (first on line {found[item_id][0]})",
-                line=line,
+                line=line or None,
                 field="id",
             )
         if item_id not in by_id:
             raise InputFileError(
                 path,
                 f"id {item_id!r} is not in the items file; fix or remove the row",
-                line=line,
+                line=line or None,
                 field="id",
             )
         if by_id[item_id].reference is not None:
@@ -135,7 +150,7 @@ def attach_references(items: Iterable[StructuredItem], path: str | Path) -> list
                 path,
                 f"item {item_id!r} already has an inline reference (items line "
                 f"{by_id[item_id].line}); give it in one place only",
-                line=line,
+                line=line or None,
                 field="id",
             )
         found[item_id] = (line, reference)
