@@ -117,3 +117,15 @@ def test_unresolvable_ref_is_a_clear_error() -> None:
     with pytest.raises(InputFileError) as info:
         contract.check({})
     assert info.value.path == "c.json" and info.value.field == "$ref"
+
+
+def test_invalid_schema_error_names_the_line(tmp_path: Path) -> None:
+    path = tmp_path / "contract.json"
+    path.write_text(
+        '{\n  "type": "object",\n  "properties": {\n    "sku": {"type": "string"},\n'
+        '    "price": {\n      "type": "nmber"\n    }\n  }\n}\n'
+    )
+    with pytest.raises(InputFileError) as info:
+        load_contract(path)
+    assert (info.value.line, info.value.field) == (6, "/properties/price/type")
+    assert str(info.value).startswith(f"{path}:6: field '/properties/price/type':")

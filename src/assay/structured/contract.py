@@ -198,8 +198,37 @@ def load_contract(path: str | Path) -> Contract:
             f"invalid JSON ({exc.msg} at column {exc.colno}); fix the contract",
             line=exc.lineno,
         ) from None
-    contract_from_schema(schema, source=str(path))  # errors name the full path
+    try:
+        contract_from_schema(schema, source=str(path))  # errors name the full path
+    except InputFileError as error:
+        parts = _pointer_parts(error.field or "")
+        raise InputFileError(
+            path, error.problem, line=locate_line(text, parts), field=error.field
+        ) from None
     return Contract(schema=schema, source=Path(path).name)
+
+
+def _pointer_parts(pointer: str) -> list[str]:
+    if pointer in ("", "/"):
+        return []
+    return [p.replace("~1", "/").replace("~0", "~") for p in pointer.split("/")[1:]]
+
+
+def locate_line(text: str, keys: Sequence[str]) -> int | None:
+    """Best-effort 1-based line of the last of ``keys`` (object keys, in order) in JSON ``text``.
+
+    Each key is searched for as ``"key":`` after the previous one; purely numeric
+    parts (array indices) are skipped. ``None`` when a key cannot be found.
+    """
+    position, found = 0, None
+    for key in keys:
+        if key.isdigit():
+            continue
+        match = re.compile(re.escape(json.dumps(key)) + r"\s*:").search(text, position)
+        if match is None:
+            return None
+        position, found = match.end(), match.start()
+    return None if found is None else text.count("\n", 0, found) + 1
 
 
 def _field_errors(error: Any) -> list[FieldError]:
