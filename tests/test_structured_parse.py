@@ -1,6 +1,10 @@
 """Every format reason code of the raw-response reader, and that nothing is repaired."""
 
+import json
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from assay.structured.parse import PARSE_REASONS, parse_response
 
@@ -17,6 +21,7 @@ VALUE = {"sku": "LO-1001", "price_eur": 49.9}
         ("I like {braces} and [brackets].", ("not_json",), None),
         ("```python\nprint(1)\n```", ("not_json",), None),
         ("NaN", ("not_json",), None),
+        ('Here: {"code": "```x```"}', ("json_with_prose",), {"code": "```x```"}),
         (f"```json\n{OBJ}\n```", ("fenced_json",), VALUE),
         (f"```\n{OBJ}\n```", ("fenced_json",), VALUE),
         (f"Here it is:\n```json\n{OBJ}\n```\nThanks!", ("fenced_json", "json_with_prose"), VALUE),
@@ -68,3 +73,27 @@ def test_reason_code_order_is_documented_order() -> None:
         "multiple_json_values",
         "truncated_json",
     )
+
+
+_leaf = st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=6))
+_objects = st.dictionaries(
+    st.text(max_size=5), st.one_of(_leaf, st.lists(_leaf, max_size=3)), max_size=4
+)
+_prose = st.text(
+    alphabet=st.characters(blacklist_characters='{}[]`"', blacklist_categories=("Cs",)),
+    min_size=1,
+    max_size=12,
+).filter(str.strip)
+
+
+@settings(max_examples=80, deadline=None)
+@given(_objects, _prose)
+def test_wrapping_never_changes_the_inner_value(value: dict, prose: str) -> None:
+    text = json.dumps(value)
+    assert parse_response(text).value == value
+    fenced = parse_response(f"```json\n{text}\n```")
+    assert fenced.reasons == ("fenced_json",) and fenced.inner == value
+    wrapped = parse_response(f"{prose} {text} {prose}")
+    assert wrapped.reasons == ("json_with_prose",) and wrapped.inner == value
+    cut = parse_response(text[:-1])
+    assert cut.reasons == ("truncated_json",) and cut.value is None

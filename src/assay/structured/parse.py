@@ -88,7 +88,10 @@ def parse_response(response: str) -> Parsed:
         pass
     fences = list(_FENCE.finditer(response))
     if fences:
-        return _parse_fenced(response, fences)
+        fenced = _parse_fenced(response, fences)
+        if fenced.reasons != (NOT_JSON,):
+            return fenced
+    # no fence holds JSON (the backticks may sit inside a JSON string): read the text as is
     return _parse_bare(response)
 
 
