@@ -362,3 +362,29 @@ def test_reference_given_twice_is_an_error(tmp_path: Path) -> None:
     rows = [{"id": "a", "response": "{}", "reference": {"sku": "x"}}]
     with pytest.raises(InputFileError, match="one place only"):
         score_structured(rows, CONTRACT, references=path)
+
+
+def test_bundled_example_counts_match_its_design() -> None:
+    # Counted by hand from the "note" of each row in data/structured/responses.jsonl:
+    # p01-p11 are clean JSON (format pass), p19-p20 empty, the other 17 fail format.
+    # p10 has no reference (the only unscorable format pass). End-to-end passes:
+    # p01-p05 (p06 date, p07 price, p08 stock+colours wrong; p09 misses colours;
+    # p11 has an unreferenced field). Fenced/prose that would pass: p12, p13, p14.
+    data = score_bundled_example().to_dict()
+    ident = data["identity"]
+    assert (ident["total"], ident["empty"], ident["format_fail"], ident["format_pass"]) == (
+        30,
+        2,
+        17,
+        11,
+    )
+    assert (ident["format_pass_scorable"], ident["format_pass_unscorable"]) == (10, 1)
+    passed = [i["id"] for i in data["items"] if i["end_to_end_pass"]]
+    assert passed == ["p01", "p02", "p03", "p04", "p05"]
+    wrapped = [i["id"] for i in data["items"] if i["format"]["would_pass_if_unwrapped"]]
+    assert wrapped == ["p12", "p13", "p14"]
+    p06 = next(i for i in data["items"] if i["id"] == "p06")
+    assert p06["format"]["verdict"] == "pass"
+    assert [c["field"] for c in p06["fact"]["claims"] if c["verdict"] == "contradicted"] == [
+        "release_date"
+    ]

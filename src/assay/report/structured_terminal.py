@@ -39,9 +39,10 @@ def render_structured_terminal(report: dict[str, Any], console: Console | None =
     console.print(
         f"[bold]assay structured[/bold] · {report['identity']['total']} items · contract "
         f"{escape(contract['source'])} (Draft {contract['draft']}, jsonschema "
-        f"{contract['jsonschema_version']}) · read facts from wrapped JSON: {fallback}"
+        f"{contract['jsonschema_version']}) · read facts from wrapped JSON: {fallback}",
+        soft_wrap=True,
     )
-    console.print(f"signature: {report['signature']}")
+    console.print(f"signature: {report['signature']}", soft_wrap=True)
     _identity(console, report["identity"])
     console.print()
     console.print(_headlines(report["headlines"]))
