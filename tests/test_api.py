@@ -9,6 +9,11 @@ import assay
 from assay.metrics.registry import REGISTRY
 
 PUBLIC = [
+    "score_structured",
+    "load_contract",
+    "StructuredReport",
+    "StructuredItem",
+    "Judge",
     "AssayError",
     "InputFileError",
     "InvalidInputError",

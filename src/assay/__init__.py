@@ -23,6 +23,13 @@ from assay.errors import (
     UnknownTokenizerError,
 )
 from assay.metrics.registry import get_metric, metric_names
+from assay.structured import (
+    Judge,
+    StructuredItem,
+    StructuredReport,
+    load_contract,
+    score_structured,
+)
 from assay.text import normalize, tokenize
 
 __all__ = [
@@ -31,6 +38,9 @@ __all__ = [
     "InvalidInputError",
     "InvalidOptionError",
     "InvalidTypeError",
+    "Judge",
+    "StructuredItem",
+    "StructuredReport",
     "UnknownMetricError",
     "UnknownNameError",
     "UnknownNormalizerError",
@@ -38,9 +48,11 @@ __all__ = [
     "__version__",
     "bind",
     "get_metric",
+    "load_contract",
     "metric_names",
     "normalize",
     "score",
+    "score_structured",
     "signature",
     "tokenize",
 ]

@@ -14,6 +14,7 @@ import click
 
 from assay._version import __version__
 from assay.cli.metric_cmds import metrics_command, score_command
+from assay.cli.structured_cmd import structured_command
 from assay.errors import (
     AssayError,
     InputFileError,
@@ -55,6 +56,7 @@ def demo_command() -> None:
 
 cli.add_command(metrics_command)
 cli.add_command(score_command)
+cli.add_command(structured_command)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -1,0 +1,108 @@
+"""``assay structured``: score raw responses on the FORMAT and FACT axes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from assay.errors import InputFileError
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+_FILE = click.Path(dir_okay=False, path_type=Path)
+
+
+@click.command("structured")
+@click.option(
+    "--items",
+    "items_path",
+    required=True,
+    type=_FILE,
+    help="JSONL of {id, response, reference?, claims?}; responses kept verbatim.",
+)
+@click.option(
+    "--schema",
+    "schema_path",
+    required=True,
+    type=_FILE,
+    help="The contract: a JSON Schema (Draft 2020-12) file.",
+)
+@click.option(
+    "--references",
+    "references_path",
+    type=_FILE,
+    default=None,
+    help="JSONL of {id, reference} rows (plain mapping or full form).",
+)
+@click.option(
+    "--read-facts-from-wrapped",
+    is_flag=True,
+    default=False,
+    help="Declare up front: read facts from the inner JSON of fenced/prose "
+    "responses (their format failure is kept).",
+)
+@click.option(
+    "--output",
+    "output_path",
+    required=True,
+    type=_FILE,
+    help="Where to write the JSON report (the single source of truth).",
+)
+@click.option(
+    "--per-item",
+    "per_item_path",
+    type=_FILE,
+    default=None,
+    help="Per-item records: CSV if the name ends in .csv, else JSONL.",
+)
+def structured_command(
+    items_path: Path,
+    schema_path: Path,
+    references_path: Path | None,
+    read_facts_from_wrapped: bool,
+    output_path: Path,
+    per_item_path: Path | None,
+) -> None:
+    """Score structured outputs: FORMAT (contract) and FACT (claims) as two axes."""
+    from assay.report.structured_files import render_structured_json, write_per_item, write_text
+    from assay.report.structured_terminal import render_structured_terminal
+    from assay.structured.api import score_structured
+
+    report = score_structured(
+        items_path,
+        schema_path,
+        references=references_path,
+        read_facts_from_wrapped=read_facts_from_wrapped,
+    ).to_dict()
+    _write(output_path, "--output", lambda: write_text(output_path, render_structured_json(report)))
+    if per_item_path is not None:
+        _write(per_item_path, "--per-item", lambda: write_per_item(report, per_item_path))
+    render_structured_terminal(report)
+    click.echo(f"wrote {output_path}" + (f" and {per_item_path}" if per_item_path else ""))
+
+
+def _write(path: Path, option: str, action: Any) -> None:
+    try:
+        action()
+    except OSError as exc:
+        raise InputFileError(
+            path, f"cannot write ({exc.strerror}); check the directory", field=option
+        ) from None
+
+
+def run_structured_demo(
+    console: Console | None = None, *, read_facts_from_wrapped: bool = False
+) -> dict[str, Any]:
+    """Score the bundled product-catalogue example and print its terminal report.
+
+    For ``assay demo``: returns the report dict so the caller can also write it.
+    """
+    from assay.report.structured_terminal import render_structured_terminal
+    from assay.structured.example import score_bundled_example
+
+    report = score_bundled_example(read_facts_from_wrapped=read_facts_from_wrapped).to_dict()
+    render_structured_terminal(report, console)
+    return report

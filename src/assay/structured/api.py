@@ -1,0 +1,169 @@
+"""The library entry: :func:`score_structured` and the :class:`StructuredReport` record.
+
+``StructuredReport.to_dict()`` is the single source of truth: the JSON report, the
+per-item JSONL, the CSV and the terminal view are all rendered from it. It holds
+no wall-clock time and no absolute paths (file names and SHA-256 digests only), so
+identical inputs and options give byte-identical reports.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from assay._version import __version__
+from assay.structured import summary
+from assay.structured.contract import Contract, contract_from_schema, load_contract
+from assay.structured.items import (
+    StructuredItem,
+    attach_references,
+    item_from_row,
+    read_items,
+)
+from assay.structured.scoring import ItemResult, score_items
+from assay.structured.verdicts import Judge, NormalizedMatchJudge
+
+REPORT_KIND = "assay.structured"
+REPORT_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class StructuredReport:
+    """The result of a structured-output scoring run.
+
+    Attributes:
+        results: one :class:`~assay.structured.scoring.ItemResult` per item, input order.
+        contract: the contract the responses were checked against.
+        read_facts_from_wrapped: whether the fact fallback was declared.
+        judge_name: the free-text judge used.
+        inputs: file names and digests of the inputs (empty for in-memory items).
+    """
+
+    results: tuple[ItemResult, ...]
+    contract: Contract
+    read_facts_from_wrapped: bool
+    judge_name: str
+    inputs: tuple[tuple[str, dict[str, str] | None], ...] = ()
+
+    @property
+    def signature(self) -> str:
+        """``structured|fallback:..|judge:..|contract:<sha256[:12]>|v:VERSION``."""
+        fallback = "yes" if self.read_facts_from_wrapped else "no"
+        return (
+            f"structured|fallback:{fallback}|judge:{self.judge_name}"
+            f"|contract:{self.contract.sha256[:12]}|v:{__version__}"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole report as canonical JSON-ready data (identity checked on the way)."""
+        results = self.results
+        return {
+            "assay_version": __version__,
+            "contract": self.contract.to_dict(),
+            "cross_tab": summary.cross_tab(results),
+            "fact": summary.fact_summary(results),
+            "format": summary.format_summary(results),
+            "headlines": summary.headlines(results),
+            "identity": summary.identity(results),
+            "inputs": dict(self.inputs),
+            "items": [r.to_dict() for r in results],
+            "kind": REPORT_KIND,
+            "options": {
+                "confidence": summary.CONFIDENCE,
+                "interval": "wilson",
+                "judge": self.judge_name,
+                "read_facts_from_wrapped": self.read_facts_from_wrapped,
+            },
+            "report_version": REPORT_VERSION,
+            "signature": self.signature,
+        }
+
+
+ItemsInput = str | Path | Iterable[StructuredItem | Mapping[str, Any]]
+
+
+def score_structured(
+    items: ItemsInput,
+    schema: str | Path | Mapping[str, Any] | Contract,
+    *,
+    references: str | Path | Mapping[str, Any] | None = None,
+    read_facts_from_wrapped: bool = False,
+    judge: Judge | None = None,
+) -> StructuredReport:
+    """Score raw responses on the FORMAT and FACT axes.
+
+    Args:
+        items: an items JSONL path, or items/rows (``{id, response, reference?, claims?}``).
+        schema: a JSON Schema file path, a schema object, or a loaded contract.
+        references: optional references JSONL path (rows keyed by ``id``), or an
+            in-memory ``{id: reference}`` mapping.
+        read_facts_from_wrapped: declare up front that facts may be read from the
+            inner JSON of fenced/prose responses (their format failure is kept).
+        judge: free-text judge; default :class:`NormalizedMatchJudge`.
+
+    Returns:
+        The :class:`StructuredReport`; ``to_dict()`` is the JSON report.
+
+    Raises:
+        InputFileError: a bad contract, items line, reference or comparison rule,
+            naming the file, line and field.
+    """
+    contract = _contract(schema)
+    inputs: dict[str, dict[str, str] | None] = {"references": None}
+    if isinstance(items, (str, Path)):
+        inputs["items"] = _describe(items)
+        loaded = read_items(items)
+    else:
+        inputs["items"] = None
+        loaded = _rows_to_items(items)
+    if references is not None:
+        if isinstance(references, (str, Path)):
+            inputs["references"] = _describe(references)
+        loaded = attach_references(loaded, references)
+    chosen = judge if judge is not None else NormalizedMatchJudge()
+    results = score_items(
+        loaded, contract, read_facts_from_wrapped=read_facts_from_wrapped, judge=chosen
+    )
+    return StructuredReport(
+        results, contract, read_facts_from_wrapped, chosen.name, tuple(sorted(inputs.items()))
+    )
+
+
+def _contract(schema: str | Path | Mapping[str, Any] | Contract) -> Contract:
+    if isinstance(schema, Contract):
+        return schema
+    if isinstance(schema, (str, Path)):
+        return load_contract(schema)
+    return contract_from_schema(dict(schema))
+
+
+def _rows_to_items(rows: Iterable[StructuredItem | Mapping[str, Any]]) -> list[StructuredItem]:
+    items = []
+    for number, row in enumerate(rows, start=1):
+        items.append(
+            row if isinstance(row, StructuredItem) else item_from_row(dict(row), "<items>", number)
+        )
+    ids = [i.id for i in items]
+    if len(set(ids)) != len(ids):
+        from assay.errors import InputFileError
+
+        duplicate = next(i for i in ids if ids.count(i) > 1)
+        raise InputFileError(
+            "<items>", f"duplicate id {duplicate!r}; ids must be unique", field="id"
+        )
+    return items
+
+
+def _describe(path: str | Path) -> dict[str, str]:
+    """File name and SHA-256 of an input file (no absolute path: reports stay portable)."""
+    digest = hashlib.sha256()
+    try:
+        with open(path, "rb") as handle:
+            for block in iter(lambda: handle.read(1 << 16), b""):
+                digest.update(block)
+    except OSError:
+        return {"name": Path(path).name, "sha256": ""}
+    return {"name": Path(path).name, "sha256": digest.hexdigest()}

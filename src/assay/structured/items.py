@@ -1,0 +1,160 @@
+"""Loading structured items and references (JSONL, streamed, errors name file/line/field).
+
+Items file rows: ``{"id", "response", "reference"?, "claims"?}``. ``response`` is
+the raw model output, a string kept verbatim (``""`` is allowed: it is the
+``empty`` bucket). ``reference`` is a reference object
+(:func:`~assay.structured.claims.parse_reference`); ``claims`` is a list of
+free-text claim strings.
+
+References file rows: ``{"id", "reference": {...}}``, or ``{"id", ...}`` where the
+rest of the row is the reference. Each id may appear once; an id that is not an
+item, or an item that already has an inline reference, is an error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from assay.errors import InputFileError
+from assay.io.jsonl import iter_jsonl
+from assay.structured.claims import Reference, parse_reference
+
+
+@dataclass(frozen=True, slots=True)
+class StructuredItem:
+    """One item to score.
+
+    Attributes:
+        id: item id.
+        response: the raw model output, verbatim.
+        reference: reference facts, or ``None``.
+        claims: free-text claims carried by the item.
+        line: line in the items file (0 when built in code).
+    """
+
+    id: str
+    response: str
+    reference: Reference | None = None
+    claims: tuple[str, ...] = ()
+    line: int = 0
+
+
+def _item_id(row: dict[str, Any], path: str | Path, line: int) -> str:
+    value = row.get("id")
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        problem = "missing" if "id" not in row else f"must be a string or integer, got {value!r}"
+        raise InputFileError(path, f"{problem}; give every row an id", line=line, field="id")
+    return str(value)
+
+
+def item_from_row(row: dict[str, Any], path: str | Path, line: int) -> StructuredItem:
+    """Validate one items-file row.
+
+    Raises:
+        InputFileError: naming the file, line and field.
+    """
+    item_id = _item_id(row, path, line)
+    response = row.get("response")
+    if not isinstance(response, str):
+        problem = "missing" if "response" not in row else f"must be a string, got {response!r}"
+        raise InputFileError(
+            path, f"{problem}; give the raw model output as a string", line=line, field="response"
+        )
+    claims = row.get("claims", [])
+    if not isinstance(claims, list) or not all(isinstance(c, str) for c in claims):
+        raise InputFileError(
+            path, f"must be a list of strings, got {claims!r}", line=line, field="claims"
+        )
+    reference = None
+    if row.get("reference") is not None:
+        reference = parse_reference(row["reference"], path=str(path), line=line)
+    return StructuredItem(item_id, response, reference, tuple(claims), line)
+
+
+def read_items(path: str | Path) -> list[StructuredItem]:
+    """Read an items JSONL file; ids must be unique.
+
+    Raises:
+        InputFileError: for a bad line, a bad field or a duplicate id.
+    """
+    items: list[StructuredItem] = []
+    seen: dict[str, int] = {}
+    for line, row in iter_jsonl(path):
+        item = item_from_row(row, path, line)
+        if item.id in seen:
+            raise InputFileError(
+                path,
+                f"duplicate id {item.id!r} (first on line {seen[item.id]}); ids must be unique",
+                line=line,
+                field="id",
+            )
+        seen[item.id] = line
+        items.append(item)
+    return items
+
+
+def iter_references(path: str | Path) -> Iterator[tuple[int, str, Reference]]:
+    """Yield ``(line, id, reference)`` for each row of a references file."""
+    for line, row in iter_jsonl(path):
+        item_id = _item_id(row, path, line)
+        if set(row) == {"id", "reference"}:
+            body, prefix = row["reference"], "reference"
+        else:
+            body, prefix = {k: v for k, v in row.items() if k != "id"}, ""
+        yield line, item_id, parse_reference(body, path=str(path), line=line, prefix=prefix)
+
+
+def references_from_mapping(
+    mapping: Mapping[str, Any], label: str = "<references>"
+) -> Iterator[tuple[int, str, Reference]]:
+    """Yield ``(0, id, reference)`` for an in-memory ``{id: reference}`` mapping."""
+    for item_id in sorted(mapping):
+        yield 0, str(item_id), parse_reference(mapping[item_id], path=label, prefix=str(item_id))
+
+
+def attach_references(
+    items: Iterable[StructuredItem], references: str | Path | Mapping[str, Any]
+) -> list[StructuredItem]:
+    """Give each item its reference from a references file or an ``{id: reference}`` mapping.
+
+    Raises:
+        InputFileError: duplicate id, unknown id, or an item that already has a reference.
+    """
+    path: str | Path = "<references>"
+    if isinstance(references, (str, Path)):
+        path, rows = references, iter_references(references)
+    else:
+        rows = references_from_mapping(references)
+    by_id = {item.id: item for item in items}
+    found: dict[str, tuple[int, Reference]] = {}
+    for line, item_id, reference in rows:
+        if item_id in found:
+            raise InputFileError(
+                path,
+                f"duplicate id {item_id!r} (first on line {found[item_id][0]})",
+                line=line or None,
+                field="id",
+            )
+        if item_id not in by_id:
+            raise InputFileError(
+                path,
+                f"id {item_id!r} is not in the items file; fix or remove the row",
+                line=line or None,
+                field="id",
+            )
+        if by_id[item_id].reference is not None:
+            raise InputFileError(
+                path,
+                f"item {item_id!r} already has an inline reference (items line "
+                f"{by_id[item_id].line}); give it in one place only",
+                line=line or None,
+                field="id",
+            )
+        found[item_id] = (line, reference)
+    return [
+        replace(item, reference=found[item.id][1]) if item.id in found else item
+        for item in by_id.values()
+    ]

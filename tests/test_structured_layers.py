@@ -1,0 +1,30 @@
+"""The structured layer imports only downward; its renderers read the report dict only."""
+
+import ast
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "assay"
+
+
+def assay_imports(path: Path) -> set[str]:
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("assay"):
+            found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.startswith("assay"))
+    return found
+
+
+def test_structured_imports_point_down() -> None:
+    for path in (SRC / "structured").glob("*.py"):
+        for module in assay_imports(path):
+            assert not module.startswith(("assay.report", "assay.cli", "assay.evaluation")), (
+                path,
+                module,
+            )
+
+
+def test_structured_renderers_import_no_scoring_code() -> None:
+    for path in (SRC / "report").glob("structured_*.py"):
+        assert assay_imports(path) == set(), path
