@@ -98,3 +98,7 @@ class InputFileError(AssayError, ValueError):
         where = self.path if line is None else f"{self.path}:{line}"
         what = f" field {field!r}:" if field else ""
         super().__init__(f"{where}:{what} {problem}")
+
+
+class AccountingError(AssayError, RuntimeError):
+    """The accounting identity failed: the buckets do not sum to the number of questions."""

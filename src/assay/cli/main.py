@@ -13,6 +13,7 @@ from importlib import resources
 import click
 
 from assay._version import __version__
+from assay.cli.eval_cmd import eval_command
 from assay.cli.metric_cmds import metrics_command, score_command
 from assay.errors import (
     AssayError,
@@ -53,6 +54,7 @@ def demo_command() -> None:
         score_file_table(real_path)
 
 
+cli.add_command(eval_command)
 cli.add_command(metrics_command)
 cli.add_command(score_command)
 

@@ -1,0 +1,1 @@
+"""Renderers: they read result records and never recompute a number."""
