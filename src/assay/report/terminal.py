@@ -90,7 +90,7 @@ def print_run(result: EvaluationResult, *, dimensions: tuple[str, ...] = DIMENSI
     """Print the leaderboard, the accounting and the per-slice breakdown with rich."""
     from rich.console import Console
 
-    console = Console()
+    console = Console() if Console().is_terminal else Console(width=100)
     console.print(leaderboard_table(result))
     for system in result.leaderboard():
         console.print(accounting_line(system), highlight=False)
