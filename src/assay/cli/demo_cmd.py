@@ -12,12 +12,10 @@ import click
 from assay.cli.eval_cmd import progress_bar
 from assay.evaluation.runs import SystemInput, evaluate
 
-SAMPLE = ("data", "xlsample")
-
 
 def sample_dir() -> Path:
     """The bundled sample benchmark's directory (package data)."""
-    return Path(str(resources.files("assay").joinpath(*SAMPLE)))
+    return Path(str(resources.files("assay").joinpath("data").joinpath("xlsample")))
 
 
 def copy_release(source: Path, target: Path, fingerprint: str) -> Path:
