@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import click
 
 from assay._version import __version__
+from assay.cli.check_cmd import check_command
 from assay.cli.demo_cmd import demo_command
 from assay.cli.eval_cmd import eval_command
 from assay.cli.fingerprint_cmd import fingerprint_command
@@ -45,6 +46,7 @@ def cli() -> None:
     """assay: deterministic, reproducible scoring of model answers."""
 
 
+cli.add_command(check_command)
 cli.add_command(demo_command)
 cli.add_command(eval_command)
 cli.add_command(fingerprint_command)

@@ -23,6 +23,7 @@ SCORING_FILES = (
     "metrics/overlap.py",
     "io/gold.py",
     "io/predictions.py",
+    "io/jsondoc.py",
     "evaluation/xldocbench.py",
     "evaluation/assay_rules.py",
     "evaluation/profiles.py",

@@ -14,7 +14,6 @@ Row ``status`` defaults to ``success``.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +21,7 @@ from typing import Any
 
 from assay.errors import InputFileError
 from assay.io.gold import ID_FIELDS, row_id, value_to_text
+from assay.io.jsondoc import read_json
 from assay.io.jsonl import iter_jsonl
 
 PREDICTION_FIELDS = ("prediction", "model_answer", "answer", "response", "output")
@@ -90,20 +90,6 @@ def _from_row(
     return PredictionRow(qid, text, _status(row), used, path, line, key)
 
 
-def _load_document(path: str) -> Any:
-    try:
-        with open(path, encoding="utf-8") as handle:
-            return json.load(handle)
-    except OSError as exc:
-        raise InputFileError(path, f"cannot open file ({exc.strerror}); check the path") from None
-    except UnicodeDecodeError as exc:
-        raise InputFileError(path, f"not UTF-8 text ({exc.reason}); re-encode as UTF-8") from None
-    except json.JSONDecodeError as exc:
-        raise InputFileError(
-            path, f"invalid JSON ({exc.msg} at column {exc.colno}); fix the file", line=exc.lineno
-        ) from None
-
-
 def _iter_mapping(
     mapping: dict[str, Any], field: str | None, path: str, prefix: str
 ) -> Iterator[PredictionRow]:
@@ -119,7 +105,7 @@ def _iter_mapping(
 
 
 def _iter_document(path: str, field: str | None) -> Iterator[PredictionRow]:
-    data = _load_document(path)
+    data = read_json(path)
     if isinstance(data, list):
         for index, row in enumerate(data):
             if not isinstance(row, dict):
