@@ -82,12 +82,6 @@ class QuestionResult:
     bucket: str
     raw_prediction: str | None
 
-    def labels(self, dimension: str) -> tuple[str, ...]:
-        """The breakdown labels of this question along one dimension."""
-        if dimension == "evidence_source":
-            return self.evidence_sources
-        return (str(getattr(self, dimension)),)
-
     def to_dict(self) -> dict[str, Any]:
         """The released per-question row (unrounded), in the released key order."""
         return {name: getattr(self, name) for name in PER_QUESTION_FIELDS}
@@ -132,30 +126,46 @@ class SystemResult:
 
 def mean_aggregate(questions: Sequence[QuestionResult]) -> Aggregate:
     """Means of the unrounded per-question values; no questions → zeros."""
-    n = len(questions)
+    return _aggregate(
+        [q.accuracy for q in questions],
+        [q.token_f1 for q in questions],
+        [q.anls for q in questions],
+    )
+
+
+def _aggregate(accuracy: list[float], token_f1: list[float], anls: list[float]) -> Aggregate:
+    n = len(accuracy)
     if n == 0:
         return Aggregate(0, 0.0, 0.0, 0.0)
-    return Aggregate(
-        n,
-        sum(q.accuracy for q in questions) / n,
-        sum(q.token_f1 for q in questions) / n,
-        sum(q.anls for q in questions) / n,
-    )
+    return Aggregate(n, sum(accuracy) / n, sum(token_f1) / n, sum(anls) / n)
+
+
+def _label_sets(q: QuestionResult) -> tuple[tuple[str, ...], ...]:
+    """The labels of a question along each of :data:`DIMENSIONS`, in that order."""
+    return (
+        (q.split,), (q.domain,), (q.reasoning_type,), (q.answer_format,), (q.difficulty,),
+        (q.doc_type,), q.evidence_sources,
+    )  # fmt: skip
 
 
 def breakdowns(
     questions: Sequence[QuestionResult],
 ) -> tuple[tuple[str, tuple[tuple[str, Aggregate], ...]], ...]:
     """Per-dimension, per-label aggregates with labels in plain string order."""
-    result = []
-    for dimension in DIMENSIONS:
-        groups: dict[str, list[QuestionResult]] = {}
-        for question in questions:
-            for name in question.labels(dimension):
-                groups.setdefault(name, []).append(question)
-        labels = tuple((name, mean_aggregate(groups[name])) for name in sorted(groups))
-        result.append((dimension, labels))
-    return tuple(result)
+    groups: list[dict[str, tuple[list[float], list[float], list[float]]]] = [{} for _ in DIMENSIONS]
+    for q in questions:
+        for group, labels in zip(groups, _label_sets(q), strict=True):
+            for name in labels:
+                lists = group.get(name)
+                if lists is None:
+                    lists = group[name] = ([], [], [])
+                lists[0].append(q.accuracy)
+                lists[1].append(q.token_f1)
+                lists[2].append(q.anls)
+    return tuple(
+        (dim, tuple((name, _aggregate(*group[name])) for name in sorted(group)))
+        for dim, group in zip(DIMENSIONS, groups, strict=True)
+    )
 
 
 def score_pair(profile: Profile, gold: Prepared, row: PredictionRow | None) -> QuestionResult:
