@@ -203,3 +203,38 @@ def test_demo_writes_files(
     first = (tmp_path / "assay-demo" / "report.json").read_bytes()
     assert run("demo") == 0  # deterministic: byte-identical on a second run
     assert (tmp_path / "assay-demo" / "report.json").read_bytes() == first
+
+
+def test_missing_prediction_file_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "nope.jsonl"
+    assert run("eval", "--data-dir", str(DATA), "--predictions", str(missing)) == 3
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(missing) in err
+
+
+def test_prediction_field_option(tmp_path: Path) -> None:
+    preds = tmp_path / "p.jsonl"
+    preds.write_text('{"question_id": "g1", "prediction": "Rome", "final": "Paris"}\n', "utf-8")
+    out = tmp_path / "r.json"
+    assert (
+        run(
+            "eval",
+            "--profile",
+            "xldocbench",
+            "--data-dir",
+            str(DATA),
+            "--predictions",
+            str(preds),
+            "--prediction-field",
+            "final",
+            "--ignore-missing",
+            "--output",
+            str(out),
+        )
+        == 0
+    )
+    report = json.loads(out.read_text("utf-8"))
+    assert report["per_question"][0]["prediction"] == "Paris"
+    assert report["overall"]["accuracy"] == 1.0 and report["evaluated_count"] == 1

@@ -12,6 +12,7 @@ The public API is the names in ``__all__`` (pinned by a test)::
 from assay._version import __version__
 from assay.api import bind, score, signature
 from assay.errors import (
+    AccountingError,
     AssayError,
     InputFileError,
     InvalidInputError,
@@ -22,21 +23,26 @@ from assay.errors import (
     UnknownNormalizerError,
     UnknownTokenizerError,
 )
+from assay.evaluation.runs import EvaluationResult, SystemInput, evaluate
 from assay.metrics.registry import get_metric, metric_names
 from assay.text import normalize, tokenize
 
 __all__ = [
+    "AccountingError",
     "AssayError",
+    "EvaluationResult",
     "InputFileError",
     "InvalidInputError",
     "InvalidOptionError",
     "InvalidTypeError",
+    "SystemInput",
     "UnknownMetricError",
     "UnknownNameError",
     "UnknownNormalizerError",
     "UnknownTokenizerError",
     "__version__",
     "bind",
+    "evaluate",
     "get_metric",
     "metric_names",
     "normalize",

@@ -56,7 +56,7 @@ def progress_bar(total: int) -> Iterator[Callable[[str], None] | None]:
 @click.command("eval")
 @click.option(
     "--predictions",
-    type=click.Path(exists=True, path_type=Path),
+    type=click.Path(path_type=Path),
     multiple=True,
     help="Prediction file, or a directory of them (repeatable; system = file stem).",
 )
