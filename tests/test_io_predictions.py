@@ -139,3 +139,12 @@ def test_duplicates_are_all_streamed(tmp_path: Path) -> None:
     path = tmp_path / "p.jsonl"
     path.write_text('{"id": "a", "prediction": "1"}\n{"id": "a", "prediction": "2"}\n', "utf-8")
     assert [r[1] for r in rows(path)] == ["1", "2"]
+
+
+def test_mapping_key_is_the_id(tmp_path: Path) -> None:
+    path = tmp_path / "p.json"
+    path.write_text(
+        json.dumps({" a ": {"id": "other", "prediction": "x", "status": "context_overflow"}}),
+        "utf-8",
+    )
+    assert rows(path) == [("a", "x", "context_overflow", "prediction")]

@@ -88,26 +88,27 @@ def align(
         )
     gold_ids = {q.id for q in gold}
     kept: dict[str, PredictionRow] = {}
-    seen: dict[str, list[str]] = {}
-    extra: set[str] = set()
+    first_seen: dict[str, str] = {}
+    repeats: dict[str, list[str]] = {}
     for row in _stream(prediction_files, prediction_field):
-        places = seen.setdefault(row.id, [])
-        places.append(row.location)
-        if len(places) > 1 and duplicate_policy == "reject":
-            raise InputFileError(
-                row.path,
-                f"duplicate prediction id {row.id!r} (first at {places[0]}); remove one, "
-                "or pass --duplicates last-wins to keep the later row",
-                line=row.line,
-                field="id",
-            )
+        location = row.location
+        first = first_seen.setdefault(row.id, location)
+        if first is not location:
+            if duplicate_policy == "reject":
+                raise InputFileError(
+                    row.path,
+                    f"duplicate prediction id {row.id!r} (first at {first}); remove one, "
+                    "or pass --duplicates last-wins to keep the later row",
+                    line=row.line,
+                    field="id",
+                )
+            repeats.setdefault(row.id, [first]).append(location)
         if row.id in gold_ids:
             kept[row.id] = row
-        else:
-            extra.add(row.id)
-    duplicates = tuple(Duplicate(k, tuple(v)) for k, v in seen.items() if len(v) > 1)
+    duplicates = tuple(Duplicate(k, tuple(v)) for k, v in repeats.items())
+    extra = len(first_seen.keys() - gold_ids)
     pairs = tuple((q, kept.get(q.id)) for q in gold)
-    return Alignment(pairs, len(seen), len(extra), duplicates)
+    return Alignment(pairs, len(first_seen), extra, duplicates)
 
 
 def check_accounting(buckets: dict[str, int], total: int) -> None:

@@ -93,15 +93,15 @@ def _from_row(
 def _iter_mapping(
     mapping: dict[str, Any], field: str | None, path: str, prefix: str
 ) -> Iterator[PredictionRow]:
+    """Rows of an id → row mapping: the key is the id; a non-object value is the prediction."""
     for key, value in mapping.items():
         where = f"{prefix}[{key!r}]"
+        qid = str(key).strip()
         if isinstance(value, dict):
-            row = value if row_id(value) is not None else {**value, "id": key}
-            yield _from_row(row, field, path, 1, where)
+            text, used = prediction_text(value, field)
+            yield PredictionRow(qid, text, _status(value), used, path, 1, where)
         else:
-            yield PredictionRow(
-                str(key).strip(), value_to_text(value), "success", None, path, 1, where
-            )
+            yield PredictionRow(qid, value_to_text(value), "success", None, path, 1, where)
 
 
 def _iter_document(path: str, field: str | None) -> Iterator[PredictionRow]:
