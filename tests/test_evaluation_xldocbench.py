@@ -67,9 +67,9 @@ def test_empty_gold_string_rule() -> None:
 
 
 def test_prefix_removed_once_each_in_order() -> None:
-    # "answer: the answer is oslo" → "answer:" is not first in order, "the answer is" is not a
-    # prefix; after "answer:" removal → "the answer is oslo"; "answer is" not a prefix → kept.
-    # G = "oslo" is still contained.
+    # "answer: the answer is oslo": "the answer is" is tried first and is not a prefix;
+    # "answer:" is removed → "the answer is oslo"; "answer is" is not a prefix → kept.
+    # P = "answer is oslo" (article gone) still contains G = "oslo".
     assert acc(XL, "Answer: the answer is Oslo", "Oslo") == 1.0
 
 
