@@ -36,7 +36,7 @@ def accounting_line(system: SystemResult) -> str:
     parts = " + ".join(f"{count} {name}" for name, count in system.accounting)
     line = f"{system.system}: {system.gold_count} questions = {parts}"
     if system.extra_prediction_count:
-        line += f"; {system.extra_prediction_count} extra prediction id(s) ignored"
+        line += f"; {system.extra_prediction_count} extra id(s) ignored"
     if system.duplicates:
         line += f"; {len(system.duplicates)} duplicate id(s), later rows kept"
     return line
