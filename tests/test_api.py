@@ -9,6 +9,10 @@ import assay
 from assay.metrics.registry import REGISTRY
 
 PUBLIC = [
+    "evaluate",
+    "SystemInput",
+    "EvaluationResult",
+    "AccountingError",
     "score_structured",
     "load_contract",
     "StructuredReport",

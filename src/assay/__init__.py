@@ -12,6 +12,7 @@ The public API is the names in ``__all__`` (pinned by a test)::
 from assay._version import __version__
 from assay.api import bind, score, signature
 from assay.errors import (
+    AccountingError,
     AssayError,
     InputFileError,
     InvalidInputError,
@@ -22,6 +23,7 @@ from assay.errors import (
     UnknownNormalizerError,
     UnknownTokenizerError,
 )
+from assay.evaluation.runs import EvaluationResult, SystemInput, evaluate
 from assay.metrics.registry import get_metric, metric_names
 from assay.structured import (
     Judge,
@@ -33,7 +35,9 @@ from assay.structured import (
 from assay.text import normalize, tokenize
 
 __all__ = [
+    "AccountingError",
     "AssayError",
+    "EvaluationResult",
     "InputFileError",
     "InvalidInputError",
     "InvalidOptionError",
@@ -41,12 +45,14 @@ __all__ = [
     "Judge",
     "StructuredItem",
     "StructuredReport",
+    "SystemInput",
     "UnknownMetricError",
     "UnknownNameError",
     "UnknownNormalizerError",
     "UnknownTokenizerError",
     "__version__",
     "bind",
+    "evaluate",
     "get_metric",
     "load_contract",
     "metric_names",

@@ -11,7 +11,8 @@ message names the input that was wrong and what to do about it::
     ├── InvalidOptionError (ValueError)        an option a metric does not take, or a bad value
     ├── InvalidInputError (ValueError)         a prediction/target that cannot be scored
     │   └── InvalidTypeError (TypeError)       ... because it has the wrong type
-    └── InputFileError (ValueError)            a file that cannot be read: names file, line, field
+    ├── InputFileError (ValueError)            a file that cannot be read: names file, line, field
+    └── AccountingError (RuntimeError)         buckets that do not sum to their total (a bug)
 
 The CLI maps each class to an exit code in one table (``assay.cli.main``).
 """
@@ -98,3 +99,7 @@ class InputFileError(AssayError, ValueError):
         where = self.path if line is None else f"{self.path}:{line}"
         what = f" field {field!r}:" if field else ""
         super().__init__(f"{where}:{what} {problem}")
+
+
+class AccountingError(AssayError, RuntimeError):
+    """An accounting identity failed: buckets do not sum to their total (a bug, not user error)."""

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from importlib import resources
 
 import click
 
 from assay._version import __version__
+from assay.cli.check_cmd import check_command
+from assay.cli.demo_cmd import demo_command
+from assay.cli.eval_cmd import eval_command
+from assay.cli.fingerprint_cmd import fingerprint_command
 from assay.cli.metric_cmds import metrics_command, score_command
 from assay.cli.structured_cmd import structured_command
 from assay.errors import (
@@ -44,16 +47,10 @@ def cli() -> None:
     """assay: deterministic, reproducible scoring of model answers."""
 
 
-@cli.command("demo")
-def demo_command() -> None:
-    """Score the bundled QA pairs with every QA metric and print a table."""
-    from assay.cli.metric_cmds import score_file_table
-
-    path = resources.files("assay") / "data" / "qa_pairs.jsonl"
-    with resources.as_file(path) as real_path:
-        score_file_table(real_path)
-
-
+cli.add_command(check_command)
+cli.add_command(demo_command)
+cli.add_command(eval_command)
+cli.add_command(fingerprint_command)
 cli.add_command(metrics_command)
 cli.add_command(score_command)
 cli.add_command(structured_command)

@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from assay.errors import AssayError
+from assay.errors import AccountingError
 from assay.structured._wilson import wilson_interval
 from assay.structured.parse import PARSE_REASONS
 from assay.structured.scoring import (
@@ -26,10 +26,6 @@ from assay.structured.verdicts import CONTRADICTED, INSUFFICIENT, JUDGE_FAILED, 
 
 CONFIDENCE = 0.95
 FACT_SCORE_SUBSET_NAME = "fact score on the format-pass subset"
-
-
-class AccountingError(AssayError):
-    """The buckets do not sum to the total (a bug in assay, never a user error)."""
 
 
 def rate(key: str, name: str, k: int, n: int, definition: str, **extra: int) -> dict[str, Any]:

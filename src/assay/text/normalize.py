@@ -6,6 +6,8 @@ name           what it does
 ``none``       nothing.
 ``strip``      removes surrounding whitespace.
 ``lower``      ``str.lower()`` and nothing else.
+``strip-lower`` strip, then ``str.lower()`` (inner whitespace kept; the XL-DocBench
+               ANLS preprocessing).
 ``lower-space`` lowercase, strip, and collapse every whitespace run to one space
                (the ANLS / DocVQA preprocessing).
 ``squad``      SQuAD's ``normalize_answer``: lowercase, delete ASCII punctuation
@@ -51,6 +53,11 @@ def normalize_lower(text: str) -> str:
     return text.lower()
 
 
+def normalize_strip_lower(text: str) -> str:
+    """Strip surrounding whitespace, then lowercase with ``str.lower()``."""
+    return text.strip().lower()
+
+
 def normalize_lower_space(text: str) -> str:
     """Lowercase, strip and collapse whitespace runs to single spaces."""
     return " ".join(text.lower().split())
@@ -77,6 +84,7 @@ NORMALIZERS: dict[str, Normalizer] = {
     "none": normalize_none,
     "strip": normalize_strip,
     "lower": normalize_lower,
+    "strip-lower": normalize_strip_lower,
     "lower-space": normalize_lower_space,
     "squad": normalize_squad,
     "xldocbench": normalize_xldocbench,

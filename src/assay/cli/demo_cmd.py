@@ -1,0 +1,72 @@
+"""``assay demo``: the main job on the bundled sample benchmark."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from importlib import resources
+from pathlib import Path
+
+import click
+
+from assay.cli.eval_cmd import progress_bar
+from assay.evaluation.runs import SystemInput, evaluate
+
+
+def sample_dir() -> Path:
+    """The bundled sample benchmark's directory (package data)."""
+    return Path(str(resources.files("assay").joinpath("data").joinpath("xlsample")))
+
+
+def copy_release(source: Path, target: Path, fingerprint: str) -> Path:
+    """Copy the sample's documents, gold and manifest next to the results (a checkable release)."""
+    target.mkdir(parents=True, exist_ok=True)
+    for name in ("documents.jsonl", "qa_single_doc.jsonl", "qa_cross_doc.jsonl"):
+        shutil.copyfile(source / name, target / name)
+    manifest = json.loads((source / "manifest.json").read_text(encoding="utf-8"))
+    manifest["results"] = {"scores": "results/scores.jsonl", "summary": "results/summary.json"}
+    manifest["score_evaluator_sha256"] = fingerprint
+    path = target / "manifest.json"
+    path.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    return path
+
+
+@click.command("demo")
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("assay-demo"),
+    show_default=True,
+    help="Where to write the files.",
+)
+@click.option(
+    "--profile",
+    type=click.Choice(["assay", "xldocbench"]),
+    default="assay",
+    show_default=True,
+    help="Scoring profile.",
+)
+def demo_command(out_dir: Path, profile: str) -> None:
+    """Evaluate the bundled sample benchmark for all bundled systems and write the reports."""
+    from assay.report.files import write_outputs
+    from assay.report.terminal import print_run
+
+    source = sample_dir()
+    files = sorted((source / "predictions").glob("*.jsonl"))
+    systems = [SystemInput(f.stem, (str(f),)) for f in files]
+    gold = [source / "qa_single_doc.jsonl", source / "qa_cross_doc.jsonl"]
+    with progress_bar(len(systems)) as progress:
+        result = evaluate(gold, systems, profile=profile, progress=progress)
+    print_run(result)
+    written = write_outputs(
+        result,
+        output=out_dir / "report.json",
+        per_question_csv_path=out_dir / "per_question.csv",
+        results_dir=out_dir / "results",
+    )
+    manifest = copy_release(source, out_dir, result.fingerprint)
+    click.echo(f"\nFiles written to {out_dir}/ :")
+    for path in [*written.paths, manifest]:
+        click.echo(f"  {path}")
+    click.echo(f"Check the release with: assay check {out_dir} --profile {profile}")

@@ -1,0 +1,1 @@
+"""Benchmark evaluation: align gold and predictions, score with a profile, aggregate."""

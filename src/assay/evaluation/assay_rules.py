@@ -1,0 +1,258 @@
+"""Relaxed accuracy of the ``assay`` profile: the released rules with the traps fixed.
+
+Each difference from :mod:`assay.evaluation.xldocbench` is deliberate and tested by name:
+
+- **verification rule honoured**: ``numeric_tolerance`` → numeric, ``percentage_exact``
+  → percentage compared exactly, ``choice_exact_match`` → option letters, whatever the
+  format says; otherwise the released format map.
+- **numbers from the raw text** (:mod:`assay.numbers`): thousands and decimal commas,
+  Unicode minus and en dash, scientific and ×10^ notation, powers, fractions,
+  percentages. Percentage answers accept 42.9% ⇔ 0.429 (both sides read as fractions).
+- **choice**: option letters from ``(D)``, ``Option C``, ``answer: B``, ``B.``, a bare
+  capital letter; never character substrings. No letter in the prediction → the
+  option text after the gold letter is matched by whole tokens.
+- **entity containment by whole tokens**: "Because of X" does not contain "C".
+- **abstentions**: :data:`ABSTENTION_PHRASES`, matched by whole words after
+  apostrophes are unified and contractions expanded (``can't`` → ``can not``).
+  A status-substituted ``CONTEXT_OVERFLOW`` is *not* an abstention.
+- **booleans by whole words**, with negation: the first polarity word decides and an
+  odd number of negators before it flips it ("not true" → FALSE, "incorrect" → FALSE,
+  "I don't know" → undecided).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any
+
+from assay.metrics.edit import similarity
+from assay.numbers import Number, first_number, percent_readings, within_relative
+
+RULE_TYPES = {
+    "numeric_tolerance": "numeric",
+    "percentage_exact": "percentage",
+    "choice_exact_match": "choice",
+}
+FORMAT_TYPES = {
+    "Str": "entity",
+    "Int": "numeric",
+    "Float": "numeric",
+    "None": "unanswerable",
+    "Bool": "boolean",
+    "Boolean": "boolean",
+    "Percentage": "percentage",
+}
+CHOICE_FORMATS = ("single_choice", "multiple_choice", "choice")
+ABSTENTION_PHRASES = (
+    "not answerable",
+    "unanswerable",
+    "can not be answered",
+    "can not answer",
+    "can not be determined",
+    "can not determine",
+    "not enough information",
+    "insufficient information",
+    "insufficient evidence",
+    "insufficient data",
+    "not stated",
+    "not mentioned",
+    "not provided",
+    "not specified",
+    "not given",
+    "not available",
+    "not found in the document",
+    "no information",
+    "no answer",
+    "does not mention",
+    "does not say",
+    "does not state",
+    "does not specify",
+    "does not provide",
+    "does not contain",
+    "do not know",
+    "unknown",
+)
+TRUE_WORDS = frozenset({"yes", "true", "correct", "right", "affirmative", "yeah", "yep"})
+FALSE_WORDS = frozenset({"no", "false", "incorrect", "wrong", "nope"})
+NEGATORS = frozenset({"not", "never", "neither", "nor"})
+NUMERIC_TOLERANCE = 0.05
+EXACT_TOLERANCE = 1e-9
+STRING_SIMILARITY = 0.8
+
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u2032": "'"})
+_CONTRACTIONS = (
+    (re.compile(r"\bcan't\b"), "can not"),
+    (re.compile(r"\bwon't\b"), "will not"),
+    (re.compile(r"\bcannot\b"), "can not"),
+    (re.compile(r"n't\b"), " not"),
+)
+_PREFIXES = ("final answer:", "the answer is", "answer:", "answer is")
+_NON_WORD = re.compile(r"[^\w\s.\-%]")
+_LOOSE_MARK = re.compile(r"(?<!\w)[.\-]|[.\-](?!\w)")
+_ARTICLES = re.compile(r"\b(?:a|an|the)\b")
+_EXPLICIT_CHOICE = re.compile(
+    r"\(([A-Ha-h])\)|\b(?:option|choice|answer(?:\s+is)?)\s*[:\-]?\s*\(?([A-Ha-h])\b(?![\w'])"
+)
+_LEADING_CHOICE = re.compile(r"^\s*([A-H])\s*(?:[).:]|$)")
+_BARE_CHOICE = re.compile(r"\b([A-H])\b(?!['\w])")
+
+CONFIG: dict[str, Any] = {
+    "rule_types": RULE_TYPES,
+    "format_types": FORMAT_TYPES,
+    "choice_formats": list(CHOICE_FORMATS),
+    "abstention_phrases": list(ABSTENTION_PHRASES),
+    "true_words": sorted(TRUE_WORDS),
+    "false_words": sorted(FALSE_WORDS),
+    "negators": sorted(NEGATORS),
+    "numeric_tolerance": NUMERIC_TOLERANCE,
+    "exact_tolerance": EXACT_TOLERANCE,
+    "string_similarity": STRING_SIMILARITY,
+}
+
+
+def answer_type(answer_format: str, rule: str) -> str:
+    """The rule's type when the rule is specific, else the released format map."""
+    if rule in RULE_TYPES:
+        return RULE_TYPES[rule]
+    mapped = FORMAT_TYPES.get(answer_format)
+    if mapped is not None:
+        return mapped
+    if "numeric" in rule or "tolerance" in rule:
+        return "numeric"
+    lowered = answer_format.lower()
+    return "choice" if lowered in CHOICE_FORMATS else lowered
+
+
+def words(text: str) -> str:
+    """NFKC, casefold, unify apostrophes, expand contractions, words separated by spaces."""
+    text = unicodedata.normalize("NFKC", text).casefold().translate(_APOSTROPHES)
+    for pattern, replacement in _CONTRACTIONS:
+        text = pattern.sub(replacement, text)
+    return " ".join(re.findall(r"\w+", text))
+
+
+def normalise(text: str) -> str:
+    """Entity normalisation: casefold, answer prefixes off, punctuation → space, no articles."""
+    text = unicodedata.normalize("NFKC", text).strip().casefold()
+    for prefix in _PREFIXES:
+        if text.startswith(prefix):
+            text = text[len(prefix) :].strip()
+    text = _LOOSE_MARK.sub(" ", _NON_WORD.sub(" ", text))
+    return " ".join(_ARTICLES.sub(" ", text).split())
+
+
+def abstains(text: str) -> bool:
+    """Whether the text is an abstention (whole-word phrase match)."""
+    padded = f" {words(text)} "
+    return any(f" {phrase} " in padded for phrase in ABSTENTION_PHRASES)
+
+
+def polarity(text: str) -> bool | None:
+    """First polarity word, flipped by an odd number of negators before it."""
+    negations = 0
+    for word in words(text).split():
+        if word in NEGATORS:
+            negations += 1
+        elif word in TRUE_WORDS or word in FALSE_WORDS:
+            return (word in TRUE_WORDS) != (negations % 2 == 1)
+    return None
+
+
+def contains_tokens(prediction: str, gold: str) -> bool:
+    """Whether the gold's tokens occur contiguously, as whole tokens, in the prediction."""
+    return f" {gold} " in f" {prediction} "
+
+
+def entity_rule(raw_pred: str, raw_gold: str) -> float:
+    """Whole-token containment, else similarity ≥ 0.8, on normalised texts."""
+    p, g = normalise(raw_pred), normalise(raw_gold)
+    if not g:
+        return 1.0 if not p else 0.0
+    if contains_tokens(p, g):
+        return 1.0
+    return 1.0 if similarity(p, g) >= STRING_SIMILARITY else 0.0
+
+
+def choice_letter(raw: str) -> str | None:
+    """An option letter: explicit forms first, then a leading or bare capital letter."""
+    text = unicodedata.normalize("NFKC", raw).strip()
+    match = _EXPLICIT_CHOICE.search(text) or _LEADING_CHOICE.search(text)
+    match = match or _BARE_CHOICE.search(text)
+    if match is None:
+        return None
+    return next(group for group in match.groups() if group).upper()
+
+
+def choice_rule(raw_pred: str, raw_gold: str) -> float:
+    """Letters when both have one; else the gold option text by whole tokens; never substrings."""
+    gold_letter = choice_letter(raw_gold)
+    pred_letter = choice_letter(raw_pred)
+    if gold_letter is None:
+        return entity_rule(raw_pred, raw_gold)
+    if pred_letter is not None:
+        return 1.0 if pred_letter == gold_letter else 0.0
+    option_text = re.sub(r"^\W*[A-Ha-h]\W+", "", raw_gold.strip(), count=1)
+    if option_text and option_text != raw_gold.strip() and normalise(option_text):
+        return 1.0 if contains_tokens(normalise(raw_pred), normalise(option_text)) else 0.0
+    return 0.0
+
+
+def _number(raw: str) -> Number | None:
+    return first_number(normalise_prefix(raw))
+
+
+def normalise_prefix(raw: str) -> str:
+    """The raw text without a leading answer prefix (case-insensitive)."""
+    text = raw.strip()
+    for prefix in _PREFIXES:
+        if text.casefold().startswith(prefix):
+            text = text[len(prefix) :].strip()
+    return text
+
+
+def numeric_rule(raw_pred: str, raw_gold: str) -> float:
+    """First numbers of raw texts within 5% relative tolerance; else the entity rule."""
+    pred, gold = _number(raw_pred), _number(raw_gold)
+    if pred is None or gold is None:
+        return entity_rule(raw_pred, raw_gold)
+    return 1.0 if within_relative(pred.value, gold.value, NUMERIC_TOLERANCE) else 0.0
+
+
+def percentage_rule(raw_pred: str, raw_gold: str, exact: bool) -> float:
+    """Compare as fractions: 42.9% ⇔ 0.429; a bare number may be either reading."""
+    pred, gold = _number(raw_pred), _number(raw_gold)
+    if pred is None or gold is None:
+        return entity_rule(raw_pred, raw_gold)
+    tolerance = EXACT_TOLERANCE if exact else NUMERIC_TOLERANCE
+    for p in percent_readings(pred):
+        for g in percent_readings(gold):
+            if within_relative(p, g, tolerance):
+                return 1.0
+    return 0.0
+
+
+def boolean_rule(raw_pred: str, raw_gold: str) -> float:
+    """Polarity by whole words; an undecided gold falls back to the entity rule."""
+    gold = polarity(raw_gold)
+    if gold is None:
+        return entity_rule(raw_pred, raw_gold)
+    pred = polarity(raw_pred)
+    return 1.0 if pred is not None and pred == gold else 0.0
+
+
+def accuracy(kind: str, rule: str, raw_pred: str, raw_gold: str, substituted: bool) -> float:
+    """Relaxed accuracy (0 or 1) of the raw prediction against the raw gold."""
+    if kind == "unanswerable":
+        return 1.0 if not substituted and abstains(raw_pred) else 0.0
+    if substituted:
+        return 0.0
+    if kind == "boolean":
+        return boolean_rule(raw_pred, raw_gold)
+    if kind == "numeric":
+        return numeric_rule(raw_pred, raw_gold)
+    if kind == "percentage":
+        return percentage_rule(raw_pred, raw_gold, exact=rule == "percentage_exact")
+    if kind == "choice":
+        return choice_rule(raw_pred, raw_gold)
+    return entity_rule(raw_pred, raw_gold)

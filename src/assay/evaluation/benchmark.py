@@ -1,0 +1,221 @@
+"""Benchmark evaluation of one system: align, score, aggregate, account.
+
+The :class:`SystemResult` is the single source of truth every renderer reads.
+Aggregates are means of unrounded per-question values (an empty bucket gives 0.0);
+rounding happens only in renderers. Breakdown labels are sorted by plain string
+order; one question counts once in each evidence source it lists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from assay.evaluation.align import BUCKETS, Alignment, Duplicate, bucket_of, check_accounting
+from assay.evaluation.profiles import SUBSTITUTE_TEXT, Prepared, Profile
+from assay.io.predictions import PredictionRow
+
+DIMENSIONS = (
+    "split",
+    "domain",
+    "reasoning_type",
+    "answer_format",
+    "difficulty",
+    "doc_type",
+    "evidence_source",
+)
+PER_QUESTION_FIELDS = (
+    "question_id",
+    "prediction",
+    "gold_answer",
+    "answer_format",
+    "status",
+    "accuracy",
+    "token_f1",
+    "anls",
+    "split",
+    "domain",
+    "reasoning_type",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Aggregate:
+    """Means over a set of questions (unrounded)."""
+
+    count: int
+    accuracy: float
+    token_f1: float
+    anls: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """The canonical JSON form (unrounded)."""
+        return {
+            "count": self.count,
+            "accuracy": self.accuracy,
+            "token_f1": self.token_f1,
+            "anls": self.anls,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionResult:
+    """One scored question: the scored text, the three numbers, its labels and bucket."""
+
+    question_id: str
+    prediction: str
+    gold_answer: str
+    answer_format: str
+    status: str
+    accuracy: float
+    token_f1: float
+    anls: float
+    split: str
+    domain: str
+    reasoning_type: str
+    difficulty: str
+    doc_type: str
+    evidence_sources: tuple[str, ...]
+    answer_type: str
+    bucket: str
+    raw_prediction: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The released per-question row (unrounded), in the released key order."""
+        return {name: getattr(self, name) for name in PER_QUESTION_FIELDS}
+
+
+@dataclass(frozen=True, slots=True)
+class SystemResult:
+    """Everything about one system's evaluation."""
+
+    system: str
+    prediction_files: tuple[str, ...]
+    gold_count: int
+    prediction_count: int
+    evaluated_count: int
+    missing_prediction_count: int
+    extra_prediction_count: int
+    overall: Aggregate
+    breakdowns: tuple[tuple[str, tuple[tuple[str, Aggregate], ...]], ...]
+    questions: tuple[QuestionResult, ...]
+    accounting: tuple[tuple[str, int], ...]
+    duplicates: tuple[Duplicate, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The canonical JSON form (unrounded)."""
+        return {
+            "system": self.system,
+            "prediction_files": list(self.prediction_files),
+            "gold_count": self.gold_count,
+            "prediction_count": self.prediction_count,
+            "evaluated_count": self.evaluated_count,
+            "missing_prediction_count": self.missing_prediction_count,
+            "extra_prediction_count": self.extra_prediction_count,
+            "overall": self.overall.to_dict(),
+            "breakdowns": {
+                dim: {lab: agg.to_dict() for lab, agg in labels} for dim, labels in self.breakdowns
+            },
+            "accounting": dict(self.accounting),
+            "duplicates": [d.to_dict() for d in self.duplicates],
+            "per_question": [q.to_dict() for q in self.questions],
+        }
+
+
+def mean_aggregate(questions: Sequence[QuestionResult]) -> Aggregate:
+    """Means of the unrounded per-question values; no questions → zeros."""
+    return _aggregate(
+        [q.accuracy for q in questions],
+        [q.token_f1 for q in questions],
+        [q.anls for q in questions],
+    )
+
+
+def _aggregate(accuracy: list[float], token_f1: list[float], anls: list[float]) -> Aggregate:
+    n = len(accuracy)
+    if n == 0:
+        return Aggregate(0, 0.0, 0.0, 0.0)
+    return Aggregate(n, sum(accuracy) / n, sum(token_f1) / n, sum(anls) / n)
+
+
+def _label_sets(q: QuestionResult) -> tuple[tuple[str, ...], ...]:
+    """The labels of a question along each of :data:`DIMENSIONS`, in that order."""
+    return (
+        (q.split,), (q.domain,), (q.reasoning_type,), (q.answer_format,), (q.difficulty,),
+        (q.doc_type,), q.evidence_sources,
+    )  # fmt: skip
+
+
+def breakdowns(
+    questions: Sequence[QuestionResult],
+) -> tuple[tuple[str, tuple[tuple[str, Aggregate], ...]], ...]:
+    """Per-dimension, per-label aggregates with labels in plain string order."""
+    groups: list[dict[str, tuple[list[float], list[float], list[float]]]] = [{} for _ in DIMENSIONS]
+    for q in questions:
+        for group, labels in zip(groups, _label_sets(q), strict=True):
+            for name in labels:
+                lists = group.get(name)
+                if lists is None:
+                    lists = group[name] = ([], [], [])
+                lists[0].append(q.accuracy)
+                lists[1].append(q.token_f1)
+                lists[2].append(q.anls)
+    return tuple(
+        (dim, tuple((name, _aggregate(*group[name])) for name in sorted(group)))
+        for dim, group in zip(DIMENSIONS, groups, strict=True)
+    )
+
+
+def score_pair(profile: Profile, gold: Prepared, row: PredictionRow | None) -> QuestionResult:
+    """Score one gold question with its prediction row (``None`` when missing)."""
+    bucket = bucket_of(row)
+    substituted = bucket == "status_substituted"
+    if row is None:
+        text, status, raw = "", "missing", None
+    else:
+        text = SUBSTITUTE_TEXT if substituted else row.text
+        status, raw = row.status, row.text
+    scores = profile.score(gold, text, substituted)
+    q = gold.question
+    return QuestionResult(
+        q.id, text, q.answer, q.format, status,
+        scores.accuracy, scores.token_f1, scores.anls,
+        q.split, q.domain, q.reasoning_type, q.difficulty, q.doc_type,
+        q.evidence_sources, gold.kind, bucket, raw,
+    )  # fmt: skip
+
+
+def evaluate_alignment(
+    profile: Profile,
+    prepared: Sequence[Prepared],
+    alignment: Alignment,
+    *,
+    system: str,
+    prediction_files: Sequence[str | Path],
+    ignore_missing: bool = False,
+) -> SystemResult:
+    """Score an alignment and aggregate it into a :class:`SystemResult`."""
+    questions: list[QuestionResult] = []
+    counts = dict.fromkeys(BUCKETS, 0)
+    for gold, (_, row) in zip(prepared, alignment.pairs, strict=True):
+        counts[bucket_of(row)] += 1
+        if row is None and ignore_missing:
+            continue
+        questions.append(score_pair(profile, gold, row))
+    check_accounting(counts, len(prepared))
+    return SystemResult(
+        system=system,
+        prediction_files=tuple(str(p) for p in prediction_files),
+        gold_count=len(prepared),
+        prediction_count=alignment.prediction_count,
+        evaluated_count=len(questions),
+        missing_prediction_count=counts["missing"],
+        extra_prediction_count=alignment.extra_count,
+        overall=mean_aggregate(questions),
+        breakdowns=breakdowns(questions),
+        questions=tuple(questions),
+        accounting=tuple(counts.items()),
+        duplicates=alignment.duplicates,
+    )

@@ -1,0 +1,155 @@
+"""Scoring profiles: ``xldocbench`` (the released evaluator) and ``assay`` (traps fixed).
+
+Both profiles score every question with three numbers:
+
+- **accuracy**: relaxed accuracy, 0 or 1, by answer type (the profile's rules);
+- **token_f1**: set token F1 over whitespace tokens of ``xldocbench``-normalised
+  texts (registry metric ``token_f1.set``);
+- **anls**: ``1 − lev / max len`` over code points of the stripped, lowercased raw
+  texts, kept when ≥ 0.5 (registry metric ``anls`` with normalizer ``strip-lower``).
+
+Statuses ``context_overflow`` and ``vision_unsupported`` replace the prediction by
+``CONTEXT_OVERFLOW`` before scoring, in both profiles.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from assay.errors import UnknownNameError
+from assay.evaluation import assay_rules, xldocbench
+from assay.io.gold import GoldQuestion
+from assay.metrics.edit import similarity
+from assay.metrics.overlap import set_f1
+from assay.text.normalize import normalize_xldocbench
+
+SUBSTITUTED_STATUSES = ("context_overflow", "vision_unsupported")
+SUBSTITUTE_TEXT = "CONTEXT_OVERFLOW"
+ANLS_THRESHOLD = 0.5
+DUPLICATE_POLICIES = ("last-wins", "reject")
+
+
+class UnknownProfileError(UnknownNameError):
+    """A profile name that does not exist."""
+
+    kind = "profile"
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """Gold-side values computed once per question and reused for every system."""
+
+    question: GoldQuestion
+    kind: str
+    normalised: str
+    tokens: tuple[str, ...]
+    anls_text: str
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionScores:
+    """The three per-question numbers (unrounded)."""
+
+    accuracy: float
+    token_f1: float
+    anls: float
+
+
+AccuracyFn = Callable[[Prepared, str, str, bool], float]
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """A named scoring profile: answer typing, accuracy rules and policies."""
+
+    name: str
+    description: str
+    answer_type: Callable[[str, str], str]
+    accuracy: AccuracyFn
+    duplicate_policy: str
+    config: dict[str, Any] = field(default_factory=dict)
+
+    def prepare(self, question: GoldQuestion) -> Prepared:
+        """Gold-side work for one question."""
+        normalised = normalize_xldocbench(question.answer)
+        return Prepared(
+            question,
+            self.answer_type(question.format, question.verification_rule),
+            normalised,
+            tuple(normalised.split()),
+            question.answer.strip().lower(),
+        )
+
+    def score(self, gold: Prepared, text: str, substituted: bool) -> QuestionScores:
+        """Score one prediction text (already status-substituted) against prepared gold."""
+        normalised = normalize_xldocbench(text)
+        return QuestionScores(
+            self.accuracy(gold, text, normalised, substituted),
+            set_f1(normalised.split(), gold.tokens),
+            anls(text.strip().lower(), gold.anls_text),
+        )
+
+
+def anls(a: str, b: str) -> float:
+    """Thresholded similarity of already stripped+lowercased texts (both empty → 1)."""
+    if not a or not b:
+        return 1.0 if not a and not b else 0.0
+    value = similarity(a, b)
+    return value if value >= ANLS_THRESHOLD else 0.0
+
+
+def _xl_accuracy(gold: Prepared, text: str, normalised: str, substituted: bool) -> float:
+    return xldocbench.accuracy(gold.kind, text, normalised, gold.question.answer, gold.normalised)
+
+
+def _assay_accuracy(gold: Prepared, text: str, normalised: str, substituted: bool) -> float:
+    q = gold.question
+    return assay_rules.accuracy(gold.kind, q.verification_rule, text, q.answer, substituted)
+
+
+PROFILES = {
+    "xldocbench": Profile(
+        name="xldocbench",
+        description="bit-for-bit the XL-DocBench released evaluator (quirks kept)",
+        answer_type=xldocbench.answer_type,
+        accuracy=_xl_accuracy,
+        duplicate_policy="last-wins",
+        config=xldocbench.CONFIG,
+    ),
+    "assay": Profile(
+        name="assay",
+        description="the released idea with the verification rule honoured and traps fixed",
+        answer_type=assay_rules.answer_type,
+        accuracy=_assay_accuracy,
+        duplicate_policy="reject",
+        config=assay_rules.CONFIG,
+    ),
+}
+
+
+def get_profile(name: str) -> Profile:
+    """The profile called ``name``.
+
+    Raises:
+        UnknownProfileError: no such profile (the message lists the known ones).
+    """
+    try:
+        return PROFILES[name]
+    except (KeyError, TypeError):
+        raise UnknownProfileError(name, PROFILES) from None
+
+
+@cache
+def metric_signatures(profile_name: str) -> dict[str, str]:
+    """The signature of each of the three metrics under a profile."""
+    from assay.api import signature
+
+    norm = "xldocbench" if profile_name == "xldocbench" else "raw"
+    return {
+        "accuracy": f"relaxed_accuracy.{profile_name}|norm:{norm}|tol:0.05|sim:0.8|v:0.1.0",
+        "token_f1": signature("token_f1.set"),
+        "anls": signature("anls", normalizer="strip-lower"),
+    }

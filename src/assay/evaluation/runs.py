@@ -1,0 +1,152 @@
+"""Evaluate one or many systems against the same gold set: the :class:`EvaluationResult`.
+
+Gold is read and prepared once (normalised answers, answer types), then each
+system's prediction files are streamed and scored. The result carries its
+provenance: profile, assay version, metric signatures, evaluator fingerprint and
+the options that change a number.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from assay._version import __version__
+from assay.errors import InvalidOptionError
+from assay.evaluation.align import align
+from assay.evaluation.benchmark import SystemResult, evaluate_alignment
+from assay.evaluation.fingerprint import fingerprint
+from assay.evaluation.profiles import get_profile, metric_signatures
+from assay.io.gold import read_gold
+
+DEFAULT_GOLD_NAMES = ("qa_single_doc.jsonl", "qa_cross_doc.jsonl")
+
+
+@dataclass(frozen=True, slots=True)
+class SystemInput:
+    """A system name and its prediction file(s)."""
+
+    name: str
+    files: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class EvaluationResult:
+    """The single source of truth for every report of one evaluation run."""
+
+    profile: str
+    assay_version: str
+    fingerprint: str
+    signatures: tuple[tuple[str, str], ...]
+    options: tuple[tuple[str, Any], ...]
+    gold_files: tuple[str, ...]
+    systems: tuple[SystemResult, ...]
+
+    def provenance(self) -> dict[str, Any]:
+        """Profile, version, fingerprint, signatures and options as a JSON object."""
+        return {
+            "profile": self.profile,
+            "assay_version": self.assay_version,
+            "evaluator_sha256": self.fingerprint,
+            "metric_signatures": dict(self.signatures),
+            "options": dict(self.options),
+            "gold_files": list(self.gold_files),
+        }
+
+    def leaderboard(self) -> list[SystemResult]:
+        """Systems by accuracy (then token F1, ANLS) descending, ties by name."""
+        return sorted(
+            self.systems,
+            key=lambda s: (-s.overall.accuracy, -s.overall.token_f1, -s.overall.anls, s.system),
+        )
+
+    def system(self, name: str) -> SystemResult:
+        """The result of one system."""
+        for result in self.systems:
+            if result.system == name:
+                return result
+        raise InvalidOptionError(f"no system {name!r} in this result")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The canonical JSON form (unrounded)."""
+        return {**self.provenance(), "systems": [s.to_dict() for s in self.systems]}
+
+
+def default_gold_files(data_dir: str | Path) -> list[Path]:
+    """``DIR/qa_single_doc.jsonl`` and ``DIR/qa_cross_doc.jsonl``, those that exist.
+
+    Raises:
+        InvalidOptionError: neither exists.
+    """
+    paths = [Path(data_dir) / name for name in DEFAULT_GOLD_NAMES]
+    found = [p for p in paths if p.is_file()]
+    if not found:
+        raise InvalidOptionError(
+            f"--data-dir {data_dir}: found neither {' nor '.join(DEFAULT_GOLD_NAMES)}; "
+            "pass --gold-files FILE... instead"
+        )
+    return found
+
+
+def evaluate(
+    gold_files: Sequence[str | Path],
+    systems: Sequence[SystemInput],
+    *,
+    profile: str = "assay",
+    prediction_field: str | None = None,
+    ignore_missing: bool = False,
+    duplicate_policy: str | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> EvaluationResult:
+    """Evaluate every system against the gold files under one profile.
+
+    Args:
+        gold_files: JSONL gold files, read in order.
+        systems: the systems, each with its prediction files.
+        profile: ``assay`` (default) or ``xldocbench``.
+        prediction_field: take the prediction text from this field only.
+        ignore_missing: skip questions without a prediction (still counted missing).
+        duplicate_policy: ``last-wins`` or ``reject``; ``None`` uses the profile's.
+        progress: called with each system's name after it is scored.
+
+    Raises:
+        UnknownProfileError, InvalidOptionError, InputFileError: bad options or inputs.
+    """
+    chosen = get_profile(profile)
+    policy = duplicate_policy or chosen.duplicate_policy
+    names = [s.name for s in systems]
+    if len(set(names)) != len(names):
+        raise InvalidOptionError(
+            f"system names must be unique, got {names}; use --system NAME=FILE"
+        )
+    gold = read_gold(gold_files)
+    prepared = [chosen.prepare(q) for q in gold]
+    results = []
+    for entry in systems:
+        alignment = align(
+            gold, entry.files, prediction_field=prediction_field, duplicate_policy=policy
+        )
+        results.append(
+            evaluate_alignment(
+                chosen, prepared, alignment,
+                system=entry.name, prediction_files=entry.files, ignore_missing=ignore_missing,
+            )
+        )  # fmt: skip
+        if progress is not None:
+            progress(entry.name)
+    options = (
+        ("prediction_field", prediction_field),
+        ("ignore_missing", ignore_missing),
+        ("duplicate_policy", policy),
+    )
+    return EvaluationResult(
+        profile=chosen.name,
+        assay_version=__version__,
+        fingerprint=fingerprint(chosen.name),
+        signatures=tuple(metric_signatures(chosen.name).items()),
+        options=options,
+        gold_files=tuple(str(p) for p in gold_files),
+        systems=tuple(results),
+    )

@@ -1,0 +1,229 @@
+"""Dataset check of a benchmark release directory, and the bundled smoke test.
+
+A release directory holds ``manifest.json``, ``documents.jsonl`` (``document_id``,
+``page_count``), the gold files (``qa_single_doc.jsonl``, ``qa_cross_doc.jsonl`` or
+the manifest's ``files.questions``) and optionally ``results/scores.jsonl`` and
+``results/summary.json``. :func:`check_release` returns every problem found, each
+with its location; nothing is raised for problems in the data itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from assay.errors import InputFileError
+from assay.evaluation.fingerprint import fingerprint
+from assay.evaluation.runs import DEFAULT_GOLD_NAMES, SystemInput, evaluate
+from assay.io.gold import GoldQuestion, parse_gold_row
+from assay.io.jsondoc import read_json
+from assay.io.jsonl import iter_jsonl
+
+KNOWN_FORMATS = (
+    "Str", "Int", "Float", "None", "Bool", "Boolean", "Percentage",
+    "single_choice", "multiple_choice", "List",
+)  # fmt: skip
+KNOWN_RULES = (
+    "casefold_exact_match",
+    "numeric_tolerance",
+    "exact_match",
+    "percentage_exact",
+    "choice_exact_match",
+)
+SUMMARY_TOLERANCE = 1e-6
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One problem: where (``file:line``) and what."""
+
+    location: str
+    message: str
+
+    def __str__(self) -> str:
+        """``location: message``."""
+        return f"{self.location}: {self.message}"
+
+
+def _manifest(root: Path) -> dict[str, Any]:
+    path = root / "manifest.json"
+    data = read_json(path) if path.is_file() else {}
+    return data if isinstance(data, dict) else {}
+
+
+def _question_files(root: Path, manifest: dict[str, Any]) -> list[Path]:
+    files = manifest.get("files", {})
+    names = files.get("questions") if isinstance(files, dict) else None
+    names = names if isinstance(names, list) and names else list(DEFAULT_GOLD_NAMES)
+    return [root / name for name in names if (root / name).is_file()]
+
+
+def _documents(root: Path, problems: list[Problem]) -> dict[str, int | None]:
+    path = root / "documents.jsonl"
+    documents: dict[str, int | None] = {}
+    if not path.is_file():
+        problems.append(Problem(str(path), "missing; list every document with its page_count"))
+        return documents
+    for line, row in iter_jsonl(path):
+        doc_id, pages = str(row.get("document_id", "")).strip(), row.get("page_count")
+        where = f"{path}:{line}"
+        if not doc_id:
+            problems.append(Problem(where, "document without document_id"))
+        elif doc_id in documents:
+            problems.append(Problem(where, f"duplicate document_id {doc_id!r}"))
+        if isinstance(pages, bool) or not isinstance(pages, int) or pages < 1:
+            problems.append(Problem(where, f"page_count must be an integer ≥ 1, got {pages!r}"))
+            pages = None
+        documents[doc_id] = pages
+    return documents
+
+
+def _questions(files: Iterable[Path], problems: list[Problem]) -> list[GoldQuestion]:
+    questions: dict[str, GoldQuestion] = {}
+    for path in files:
+        for line, row in iter_jsonl(path):
+            try:
+                question = parse_gold_row(row, str(path), line)
+            except InputFileError as error:
+                problems.append(Problem(f"{path}:{line}", error.problem))
+                continue
+            if question.id in questions:
+                first = questions[question.id]
+                problems.append(
+                    Problem(f"{path}:{line}", f"duplicate question id {question.id!r} "
+                            f"(first at {first.path}:{first.line})")
+                )  # fmt: skip
+                continue
+            questions[question.id] = question
+    return list(questions.values())
+
+
+def _question_problems(q: GoldQuestion, documents: dict[str, int | None]) -> Iterator[Problem]:
+    where = f"{q.path}:{q.line}"
+    if q.format not in KNOWN_FORMATS:
+        yield Problem(
+            where, f"unknown answer format {q.format!r}; known: {', '.join(KNOWN_FORMATS)}"
+        )
+    if q.verification_rule and q.verification_rule not in KNOWN_RULES:
+        yield Problem(
+            where,
+            f"unknown verification rule {q.verification_rule!r}; known: {', '.join(KNOWN_RULES)}",
+        )
+    if not q.documents:
+        yield Problem(where, f"question {q.id!r} names no document")
+    for ref in q.documents:
+        if ref.document_id not in documents:
+            yield Problem(where, f"document {ref.document_id!r} is not in documents.jsonl")
+            continue
+        count = documents[ref.document_id]
+        for page in ref.evidence_pages:
+            if isinstance(page, bool) or not isinstance(page, int) or page < 1:
+                yield Problem(where, f"evidence page {page!r} of {ref.document_id} must be ≥ 1")
+            elif count is not None and page > count:
+                yield Problem(
+                    where, f"evidence page {page} of {ref.document_id} exceeds page_count {count}"
+                )
+
+
+def _count_problems(manifest: dict[str, Any], n_docs: int, n_questions: int) -> Iterator[Problem]:
+    for key, actual in (("document_count", n_docs), ("question_count", n_questions)):
+        expected = manifest.get(key)
+        if expected is not None and expected != actual:
+            yield Problem("manifest.json", f"{key} is {expected} but the files hold {actual}")
+
+
+def _score_problems(root: Path, questions: list[GoldQuestion]) -> Iterator[Problem]:
+    scores_path, summary_path = root / "results" / "scores.jsonl", root / "results" / "summary.json"
+    if not scores_path.is_file():
+        return
+    ids = {q.id for q in questions}
+    rows: dict[str, dict[str, dict[str, Any]]] = {}
+    for line, row in iter_jsonl(scores_path):
+        system, qid = str(row.get("system")), str(row.get("question_id"))
+        if qid not in ids:
+            yield Problem(f"{scores_path}:{line}", f"question {qid!r} is not in the gold files")
+        elif qid in rows.setdefault(system, {}):
+            yield Problem(f"{scores_path}:{line}", f"duplicate row for ({system}, {qid})")
+        rows[system][qid] = row
+    summary = read_json(summary_path) if summary_path.is_file() else {}
+    systems = summary.get("systems", {}) if isinstance(summary, dict) else {}
+    for system in sorted(set(rows) | set(systems)):
+        missing = [q.id for q in questions if q.id not in rows.get(system, {})]
+        if missing:
+            yield Problem(
+                str(scores_path), f"system {system!r} has no score for {len(missing)} question(s), "
+                f"e.g. {missing[0]!r}"
+            )  # fmt: skip
+        yield from _summary_problems(summary_path, system, rows.get(system, {}), systems)
+
+
+def _summary_problems(
+    path: Path, system: str, rows: dict[str, dict[str, Any]], systems: dict[str, Any]
+) -> Iterator[Problem]:
+    stated = systems.get(system)
+    if not isinstance(stated, dict):
+        yield Problem(str(path), f"no summary for system {system!r}")
+        return
+    n = len(rows)
+    for metric in ("accuracy", "token_f1", "anls"):
+        mean = sum(float(r.get(metric, 0.0)) for r in rows.values()) / n if n else 0.0
+        value = stated.get(metric)
+        if not isinstance(value, (int, float)) or abs(value - mean) > SUMMARY_TOLERANCE:
+            yield Problem(
+                str(path), f"{system}: {metric} is {value!r} but scores.jsonl gives {mean:.6f}"
+            )
+
+
+def _fingerprint_problems(root: Path, manifest: dict[str, Any], profile: str) -> Iterator[Problem]:
+    stated = manifest.get("score_evaluator_sha256")
+    if stated is None:
+        return
+    summary_path = root / "results" / "summary.json"
+    summary = read_json(summary_path) if summary_path.is_file() else {}
+    if isinstance(summary, dict) and isinstance(summary.get("profile"), str):
+        profile = summary["profile"]
+    actual = fingerprint(profile)
+    if stated != actual:
+        yield Problem(
+            "manifest.json", f"score_evaluator_sha256 {stated} does not match this evaluator "
+            f"({profile} profile: {actual}); re-score with this version or use the original one"
+        )  # fmt: skip
+
+
+def check_release(root: str | Path, profile: str = "assay") -> list[Problem]:
+    """Every problem of a release directory, in a stable order."""
+    root = Path(root)
+    problems: list[Problem] = []
+    manifest = _manifest(root)
+    documents = _documents(root, problems)
+    files = _question_files(root, manifest)
+    if not files:
+        problems.append(Problem(str(root), "no gold files found"))
+    questions = _questions(files, problems)
+    for question in questions:
+        problems.extend(_question_problems(question, documents))
+    problems.extend(_count_problems(manifest, len(documents), len(questions)))
+    problems.extend(_score_problems(root, questions))
+    problems.extend(_fingerprint_problems(root, manifest, profile))
+    return problems
+
+
+def smoke_test() -> list[str]:
+    """Run the bundled five-question sample (perfect predictions) under both profiles.
+
+    Returns:
+        Failures, one per metric that is not 1.0 (empty when the smoke test passes).
+    """
+    base = resources.files("assay").joinpath("data").joinpath("smoke")
+    gold, preds = str(base.joinpath("qa_single_doc.jsonl")), str(base.joinpath("predictions.jsonl"))
+    failures = []
+    for profile in ("xldocbench", "assay"):
+        result = evaluate([gold], [SystemInput("perfect", (preds,))], profile=profile)
+        for q in result.systems[0].questions:
+            for metric in ("accuracy", "token_f1", "anls"):
+                if getattr(q, metric) != 1.0:
+                    failures.append(f"{profile}: {q.question_id} {metric} = {getattr(q, metric)}")
+    return failures

@@ -1,0 +1,140 @@
+"""Prediction files of one system, streamed into :class:`PredictionRow` records.
+
+The format is chosen by suffix. ``.jsonl``: one object per line (blank lines
+skipped; bad JSON or a non-object line is an error naming file and line). Any other
+suffix is one JSON document: a list of objects; an object with an ``items`` object
+(keys are ids); or any other object, a mapping from id to row, where a non-object
+value is the prediction itself.
+
+Prediction text: an explicit field, else the first key *present* of
+:data:`PREDICTION_FIELDS` (present-but-null gives ""); an ``answer`` object gives
+its ``value``. Non-string values are rendered by :func:`assay.io.gold.value_to_text`.
+Row ``status`` defaults to ``success``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from assay.errors import InputFileError
+from assay.io.gold import ID_FIELDS, row_id, value_to_text
+from assay.io.jsondoc import read_json
+from assay.io.jsonl import iter_jsonl
+
+PREDICTION_FIELDS = ("prediction", "model_answer", "answer", "response", "output")
+
+
+@dataclass(frozen=True, slots=True)
+class PredictionRow:
+    """One prediction as received: raw text, status and where it came from.
+
+    Attributes:
+        id: the question id (string, stripped).
+        text: the prediction text ("" when null or absent).
+        status: the row's status (``success`` when absent).
+        field: the field the text came from, or ``None`` when no field was present.
+        path: the file.
+        line: 1-based line for JSONL files; the document's first line otherwise.
+        key: the place inside a JSON document (``[3]``, ``items['q1']``), or ``None``.
+    """
+
+    id: str
+    text: str
+    status: str
+    field: str | None
+    path: str
+    line: int | None
+    key: str | None = None
+
+    @property
+    def location(self) -> str:
+        """``file:line`` or ``file key`` for messages."""
+        if self.key is not None:
+            return f"{self.path} {self.key}"
+        return f"{self.path}:{self.line}"
+
+
+def prediction_text(row: dict[str, Any], field: str | None) -> tuple[str, str | None]:
+    """The prediction text of a row and the field it came from."""
+    fields = (field,) if field else PREDICTION_FIELDS
+    for name in fields:
+        if name in row:
+            value = row[name]
+            if name == "answer" and isinstance(value, dict):
+                value = value.get("value")
+            return value_to_text(value), name
+    return "", None
+
+
+def _status(row: dict[str, Any]) -> str:
+    status = row.get("status")
+    return "success" if status is None else str(status)
+
+
+def _from_row(
+    row: dict[str, Any], field: str | None, path: str, line: int | None, key: str | None
+) -> PredictionRow:
+    qid = row_id(row)
+    if qid is None:
+        where = f" ({key})" if key else ""
+        raise InputFileError(
+            path,
+            f"prediction row{where} has no id; give one of {', '.join(ID_FIELDS)}",
+            line=line,
+            field="id",
+        )
+    text, used = prediction_text(row, field)
+    return PredictionRow(qid, text, _status(row), used, path, line, key)
+
+
+def _iter_mapping(
+    mapping: dict[str, Any], field: str | None, path: str, prefix: str
+) -> Iterator[PredictionRow]:
+    """Rows of an id → row mapping: the key is the id; a non-object value is the prediction."""
+    for key, value in mapping.items():
+        where = f"{prefix}[{key!r}]"
+        qid = str(key).strip()
+        if isinstance(value, dict):
+            text, used = prediction_text(value, field)
+            yield PredictionRow(qid, text, _status(value), used, path, 1, where)
+        else:
+            yield PredictionRow(qid, value_to_text(value), "success", None, path, 1, where)
+
+
+def _iter_document(path: str, field: str | None) -> Iterator[PredictionRow]:
+    data = read_json(path)
+    if isinstance(data, list):
+        for index, row in enumerate(data):
+            if not isinstance(row, dict):
+                raise InputFileError(
+                    path,
+                    f"element [{index}] is {type(row).__name__}, expected an object",
+                    line=1,
+                )
+            yield _from_row(row, field, path, 1, f"[{index}]")
+    elif isinstance(data, dict) and isinstance(data.get("items"), dict):
+        yield from _iter_mapping(data["items"], field, path, "items")
+    elif isinstance(data, dict):
+        yield from _iter_mapping(data, field, path, "")
+    else:
+        raise InputFileError(
+            path, f"expected a list or an object, got {type(data).__name__}", line=1
+        )
+
+
+def iter_predictions(path: str | Path, field: str | None = None) -> Iterator[PredictionRow]:
+    """Stream the prediction rows of one file, in file order (duplicates included).
+
+    Raises:
+        InputFileError: unreadable file, bad JSON (with line), a non-object row, a row
+            without id.
+    """
+    path = str(path)
+    if path.endswith(".jsonl"):
+        for line, row in iter_jsonl(path):
+            yield _from_row(row, field, path, line, None)
+    else:
+        yield from _iter_document(path, field)

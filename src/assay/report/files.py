@@ -1,0 +1,61 @@
+"""Write a run's report files; every byte comes from the renderers in this package."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from assay.evaluation.runs import EvaluationResult
+from assay.report.csv import per_question_csv
+from assay.report.json import dumps, provenance_block, report_document
+from assay.report.results import scores_jsonl, summary_json
+
+
+@dataclass
+class Written:
+    """The files a run wrote, for the closing message."""
+
+    paths: list[Path] = field(default_factory=list)
+
+
+def _write(path: Path, text: str, written: Written) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", encoding="utf-8", newline="") as handle:
+        handle.write(text)
+    written.paths.append(path)
+
+
+def results_folder(results_dir: str | Path) -> Path:
+    """Where ``scores.jsonl``/``summary.json`` go: ``DIR/results``, or DIR if it is named so."""
+    folder = Path(results_dir)
+    return folder if folder.name == "results" else folder / "results"
+
+
+def write_outputs(
+    result: EvaluationResult,
+    *,
+    output: str | Path | None = None,
+    per_question_csv_path: str | Path | None = None,
+    per_question_json: bool = True,
+    results_dir: str | Path | None = None,
+) -> Written:
+    """Write the report files that were asked for.
+
+    The JSON report (plus, under ``xldocbench``, its ``.provenance.json`` sidecar), the
+    per-question CSV and the release-style results files.
+    """
+    written = Written()
+    if output is not None:
+        output = Path(output)
+        document = report_document(result, per_question=per_question_json)
+        _write(output, dumps(document), written)
+        if result.profile == "xldocbench" and len(result.systems) == 1:
+            sidecar = output.with_name(output.stem + ".provenance.json")
+            _write(sidecar, dumps(provenance_block(result)), written)
+    if per_question_csv_path is not None:
+        _write(Path(per_question_csv_path), per_question_csv(result), written)
+    if results_dir is not None:
+        folder = results_folder(results_dir)
+        _write(folder / "scores.jsonl", scores_jsonl(result), written)
+        _write(folder / "summary.json", summary_json(result), written)
+    return written

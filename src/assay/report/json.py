@@ -1,0 +1,99 @@
+"""JSON reports: the released XL-DocBench layout, plus assay's provenance block.
+
+Released layout (key order kept): gold_count, prediction_count, evaluated_count,
+missing_prediction_count, extra_prediction_count, overall, breakdowns, per_question.
+Numbers are rounded to 6 decimals here (never earlier); text is written with a
+2-space indent and non-ASCII kept. Under the ``xldocbench`` profile a single-system
+report is exactly that layout; the ``assay`` profile appends an ``assay`` object
+(profile, version, fingerprint, signatures, options, accounting, duplicates).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from assay.evaluation.benchmark import Aggregate, QuestionResult, SystemResult
+from assay.evaluation.runs import EvaluationResult
+
+DECIMALS = 6
+
+
+def rounded(value: float) -> float:
+    """A number as written in reports."""
+    return round(value, DECIMALS)
+
+
+def aggregate_dict(aggregate: Aggregate) -> dict[str, Any]:
+    """``{count, accuracy, token_f1, anls}`` rounded."""
+    return {
+        "count": aggregate.count,
+        "accuracy": rounded(aggregate.accuracy),
+        "token_f1": rounded(aggregate.token_f1),
+        "anls": rounded(aggregate.anls),
+    }
+
+
+def question_dict(question: QuestionResult) -> dict[str, Any]:
+    """One released per-question row, rounded."""
+    row = question.to_dict()
+    for name in ("accuracy", "token_f1", "anls"):
+        row[name] = rounded(row[name])
+    return row
+
+
+def release_report(system: SystemResult, *, per_question: bool = True) -> dict[str, Any]:
+    """One system's report in the released key order."""
+    report: dict[str, Any] = {
+        "gold_count": system.gold_count,
+        "prediction_count": system.prediction_count,
+        "evaluated_count": system.evaluated_count,
+        "missing_prediction_count": system.missing_prediction_count,
+        "extra_prediction_count": system.extra_prediction_count,
+        "overall": aggregate_dict(system.overall),
+        "breakdowns": {
+            dim: {lab: aggregate_dict(agg) for lab, agg in labels}
+            for dim, labels in system.breakdowns
+        },
+    }
+    if per_question:
+        report["per_question"] = [question_dict(q) for q in system.questions]
+    return report
+
+
+def accounting_dict(system: SystemResult) -> dict[str, Any]:
+    """Buckets, their total and the duplicates of one system."""
+    buckets = dict(system.accounting)
+    return {
+        "total": system.gold_count,
+        "buckets": buckets,
+        "duplicates": [d.to_dict() for d in system.duplicates],
+    }
+
+
+def provenance_block(result: EvaluationResult) -> dict[str, Any]:
+    """The ``assay`` block: provenance and, per system, the accounting."""
+    block = result.provenance()
+    block["accounting"] = {s.system: accounting_dict(s) for s in result.systems}
+    return block
+
+
+def report_document(result: EvaluationResult, *, per_question: bool = True) -> dict[str, Any]:
+    """The JSON report of a run (see module docstring for the layouts)."""
+    if len(result.systems) == 1:
+        document = release_report(result.systems[0], per_question=per_question)
+        if result.profile != "xldocbench":
+            document["assay"] = provenance_block(result)
+        return document
+    return {
+        "leaderboard": [
+            {"system": s.system, **aggregate_dict(s.overall)} for s in result.leaderboard()
+        ],
+        "systems": {s.system: release_report(s, per_question=per_question) for s in result.systems},
+        "assay": provenance_block(result),
+    }
+
+
+def dumps(document: Any) -> str:
+    """Serialise like the released evaluator: 2-space indent, non-ASCII kept, final newline."""
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,90 @@
+import json
+from pathlib import Path
+
+import pytest
+
+from assay.cli.main import main
+from assay.evaluation.validate import check_release, smoke_test
+
+
+def run(*args: str) -> int:
+    try:
+        main(list(args))
+    except SystemExit as done:
+        return int(done.code or 0)
+    return 0
+
+
+@pytest.fixture(scope="module")
+def release(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("demo")
+    assert run("demo", "--out", str(root / "rel")) == 0
+    return root / "rel"
+
+
+def copy_release(release: Path, tmp_path: Path) -> Path:
+    target = tmp_path / "rel"
+    for path in release.rglob("*"):
+        if path.is_file():
+            dest = target / path.relative_to(release)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            dest.write_bytes(path.read_bytes())
+    return target
+
+
+def edit_jsonl(path: Path, index: int, change: dict) -> None:
+    lines = path.read_text("utf-8").splitlines()
+    row = json.loads(lines[index])
+    for key, value in change.items():
+        target = row
+        *parents, last = key.split(".")
+        for part in parents:
+            target = target[part]
+        target[last] = value
+    lines[index] = json.dumps(row, ensure_ascii=False)
+    path.write_text("\n".join(lines) + "\n", "utf-8")
+
+
+def test_demo_release_is_clean(release: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert check_release(release) == []
+    assert run("check", str(release)) == 0
+    out = capsys.readouterr().out
+    assert out.rstrip().endswith("smoke test: PASS")
+
+
+def test_smoke_sample_is_perfect() -> None:
+    assert smoke_test() == []
+
+
+def test_problems_are_located(
+    release: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rel = copy_release(release, tmp_path)
+    single = rel / "qa_single_doc.jsonl"
+    edit_jsonl(single, 0, {"document.evidence_pages": [0, 999]})
+    edit_jsonl(single, 1, {"document.document_id": "D99"})
+    edit_jsonl(single, 2, {"answer.format": "Fraction", "answer.verification_rule": "fuzzy"})
+    edit_jsonl(single, 3, {"question_id": "s-S01"})  # duplicate id
+    manifest = json.loads((rel / "manifest.json").read_text("utf-8"))
+    manifest["document_count"] = 9
+    manifest["score_evaluator_sha256"] = "0" * 64
+    (rel / "manifest.json").write_text(json.dumps(manifest), "utf-8")
+    scores = rel / "results" / "scores.jsonl"
+    lines = scores.read_text("utf-8").splitlines()
+    scores.write_text("\n".join(lines[1:]) + "\n", "utf-8")  # drop (atlas-7b, s-S01)
+    messages = [str(p) for p in check_release(rel)]
+    text = "\n".join(messages)
+    assert f"{single}:1: evidence page 0 of D01 must be ≥ 1" in text
+    assert f"{single}:1: evidence page 999 of D01 exceeds page_count 84" in text
+    assert f"{single}:2: document 'D99' is not in documents.jsonl" in text
+    assert (
+        "unknown answer format 'Fraction'" in text and "unknown verification rule 'fuzzy'" in text
+    )
+    assert f"{single}:4: duplicate question id 's-S01'" in text
+    assert "manifest.json: document_count is 9 but the files hold 8" in text
+    assert "manifest.json: question_count is 48 but the files hold 47" in text
+    assert "system 'atlas-7b' has no score for" in text
+    assert "score_evaluator_sha256 0000" in text
+    assert "atlas-7b: accuracy is" in text  # summary no longer matches the rows
+    assert run("check", str(rel)) == 1
+    assert "smoke test: PASS" in capsys.readouterr().out
