@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from assay.errors import AccountingError
-from assay.structured._wilson import wilson_interval
 from assay.structured.parse import PARSE_REASONS
 from assay.structured.scoring import (
     BUCKETS,
@@ -30,9 +29,11 @@ FACT_SCORE_SUBSET_NAME = "fact score on the format-pass subset"
 
 def rate(key: str, name: str, k: int, n: int, definition: str, **extra: int) -> dict[str, Any]:
     """One headline: ``k/n``, the rate (``None`` when ``n == 0``) and its Wilson interval."""
+    from assay.stats.intervals import wilson_interval  # numpy: loaded on first report only
+
     interval = wilson_interval(k, n, CONFIDENCE)
     return {
-        "ci95": None if interval is None else [interval[0], interval[1]],
+        "ci95": None if interval.rate is None else [interval.lower, interval.upper],
         "definition": definition,
         "extra": dict(sorted(extra.items())),
         "k": k,
