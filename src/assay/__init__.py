@@ -10,7 +10,7 @@ The public API is the names in ``__all__`` (pinned by a test)::
 """
 
 from assay._version import __version__
-from assay.api import bind, score, signature
+from assay.api import bind, score, score_corpus, signature
 from assay.errors import (
     AssayError,
     InputFileError,
@@ -22,11 +22,13 @@ from assay.errors import (
     UnknownNormalizerError,
     UnknownTokenizerError,
 )
+from assay.metrics.corpus import CorpusResult
 from assay.metrics.registry import get_metric, metric_names
 from assay.text import normalize, tokenize
 
 __all__ = [
     "AssayError",
+    "CorpusResult",
     "InputFileError",
     "InvalidInputError",
     "InvalidOptionError",
@@ -41,6 +43,7 @@ __all__ = [
     "metric_names",
     "normalize",
     "score",
+    "score_corpus",
     "signature",
     "tokenize",
 ]
