@@ -57,12 +57,12 @@ from typing import Any
 
 from assay.metrics.base import MetricSpec, Param, Settings, Stats
 from assay.metrics.ngrams import (
+    all_ngrams,
     check_bool,
     check_positive_int,
     check_positive_number,
-    clipped_matches,
+    count,
     max_counts,
-    ngram_counts,
 )
 
 SMOOTHINGS = ("none", "floor", "add-k", "add-one-all", "exp")
@@ -98,19 +98,17 @@ def bleu_statistics(
 ) -> Stats:
     """Per-segment statistics ``(hyp_len, ref_len, m_1..m_N, t_1..t_N)`` from tokens."""
     hyp_len = len(hyp)
-    ref_len = closest_ref_len(hyp_len, [len(r) for r in refs])
-    matches: list[int] = []
-    totals: list[int] = []
-    for n in range(1, max_order + 1):
-        total = max(hyp_len - n + 1, 0)
-        if total:
-            hyp_counts = ngram_counts(hyp, n)
-            ref_counts = max_counts([ngram_counts(r, n) for r in refs])
-            matches.append(clipped_matches(hyp_counts, ref_counts))
-        else:
-            matches.append(0)
-        totals.append(max(total, 1) if floor_one else total)
-    return (hyp_len, ref_len, *matches, *totals)
+    ref_len = len(refs[0]) if len(refs) == 1 else closest_ref_len(hyp_len, [len(r) for r in refs])
+    hyp_counts = count(all_ngrams(hyp, max_order))
+    ref_counts = max_counts([count(all_ngrams(r, max_order)) for r in refs])
+    matches = [0] * (max_order + 1)
+    for gram in hyp_counts.keys() & ref_counts.keys():
+        h, r = hyp_counts[gram], ref_counts[gram]
+        matches[len(gram)] += h if h < r else r
+    totals = [max(hyp_len - n + 1, 0) for n in range(1, max_order + 1)]
+    if floor_one:
+        totals = [max(t, 1) for t in totals]
+    return (hyp_len, ref_len, *matches[1:], *totals)
 
 
 def brevity_penalty(hyp_len: int, ref_len: int) -> float:

@@ -18,7 +18,6 @@ on the 0..1 scale (sacrebleu reports ×100).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -29,16 +28,20 @@ from assay.metrics.ngrams import (
     check_positive_int,
     check_positive_number,
     clipped_matches,
+    count,
+    ngram_counts,
 )
 
 _PUNCTS = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 
 
-def char_ngram_counts(text: str, n: int) -> Counter[str]:
+def char_ngram_counts(text: str, n: int) -> dict[str, int]:
     """Counts of the character ``n``-grams of ``text``."""
     if n == 1:
-        return Counter(text)
-    return Counter(map("".join, zip(*(text[k:] for k in range(n)), strict=False)))
+        return count(text)
+    if n == 2:
+        return count(map(str.__add__, text, text[1:]))
+    return count(map("".join, zip(*(text[k:] for k in range(n)), strict=False)))
 
 
 def split_punctuation(text: str) -> list[str]:
@@ -54,30 +57,30 @@ def split_punctuation(text: str) -> list[str]:
     return words
 
 
-def _word_ngram_counts(words: Sequence[str], n: int) -> Counter[Any]:
-    if n == 1:
-        return Counter(words)
-    return Counter(zip(*(words[k:] for k in range(n)), strict=False))
+def _word_ngram_counts(words: Sequence[str], n: int) -> dict[Any, int]:
+    return ngram_counts(words, n)
 
 
 def chrf_ngrams(
     text: str, char_order: int, word_order: int, whitespace: bool
-) -> list[Counter[Any]]:
+) -> list[dict[Any, int]]:
     """The n-gram counters of one text: character orders, then word orders."""
     chars = text if whitespace else "".join(text.split())
-    counters: list[Counter[Any]] = [char_ngram_counts(chars, n) for n in range(1, char_order + 1)]
+    counters: list[dict[Any, int]] = [char_ngram_counts(chars, n) for n in range(1, char_order + 1)]
     if word_order:
         words = split_punctuation(text)
         counters += [_word_ngram_counts(words, n) for n in range(1, word_order + 1)]
     return counters
 
 
-def pair_statistics(hyp: Sequence[Counter[Any]], ref: Sequence[Counter[Any]]) -> Stats:
+def pair_statistics(hyp: Sequence[dict[Any, int]], ref: Sequence[dict[Any, int]]) -> Stats:
     """``(hyp, ref, match)`` per order for one hypothesis/reference pair, flattened."""
     stats: list[int] = []
     for h, r in zip(hyp, ref, strict=True):
-        n_ref = sum(r.values())
-        stats += [sum(h.values()) if r else 0, n_ref, clipped_matches(h, r) if r else 0]
+        if r:
+            stats += [sum(h.values()), sum(r.values()), clipped_matches(h, r)]
+        else:
+            stats += [0, 0, 0]
     return tuple(stats)
 
 

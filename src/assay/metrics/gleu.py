@@ -15,24 +15,21 @@ target scores 0, as there.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
+from itertools import chain
 from typing import Any
 
 from assay.errors import InvalidOptionError
 from assay.metrics.base import MetricSpec, Param, Settings, Stats
-from assay.metrics.ngrams import check_positive_int, clipped_matches
+from assay.metrics.ngrams import check_positive_int, clipped_matches, count
 
 
-def all_ngram_counts(tokens: Sequence[str], min_order: int, max_order: int) -> Counter[Any]:
+def all_ngram_counts(tokens: Sequence[str], min_order: int, max_order: int) -> dict[Any, int]:
     """Counts of every n-gram with ``min_order ≤ n ≤ max_order`` (n-grams as tuples)."""
-    counts: Counter[Any] = Counter()
-    for n in range(min_order, max_order + 1):
-        if n == 1:
-            counts.update(zip(tokens, strict=False))
-        else:
-            counts.update(zip(*(tokens[k:] for k in range(n)), strict=False))
-    return counts
+    grams = (
+        zip(*(tokens[k:] for k in range(n)), strict=False) for n in range(min_order, max_order + 1)
+    )
+    return count(chain.from_iterable(grams))
 
 
 def gleu_statistics(

@@ -7,19 +7,53 @@ that occur on both sides.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
+from itertools import chain
 from typing import Any
 
+try:  # the C counting loop behind Counter.update, without Counter's per-call overhead
+    from collections import _count_elements  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - other Python implementations
 
-def ngram_counts(tokens: Sequence[str], n: int) -> Counter[Any]:
-    """Counts of the ``n``-grams of ``tokens`` (unigrams are plain strings, others tuples)."""
+    def _count_elements(mapping: dict[Any, int], iterable: Iterable[Any]) -> None:
+        get = mapping.get
+        for item in iterable:
+            mapping[item] = get(item, 0) + 1
+
+
+def count(items: Iterable[Any]) -> dict[Any, int]:
+    """A plain dict of item counts (the C loop of :class:`collections.Counter`)."""
+    counts: dict[Any, int] = {}
+    _count_elements(counts, items)
+    return counts
+
+
+def shifted(tokens: Sequence[str], n: int) -> Iterable[Any]:
+    """The ``n``-grams of ``tokens`` in order (unigrams as strings, others as tuples)."""
     if n == 1:
-        return Counter(tokens)
-    return Counter(zip(*(tokens[k:] for k in range(n)), strict=False))
+        return tokens
+    if n == 2:
+        return zip(tokens, tokens[1:], strict=False)
+    if n == 3:
+        return zip(tokens, tokens[1:], tokens[2:], strict=False)
+    return zip(*(tokens[k:] for k in range(n)), strict=False)
 
 
-def clipped_matches(hyp: Counter[Any], ref: Counter[Any] | dict[Any, int]) -> int:
+def all_ngrams(tokens: Sequence[str], max_order: int) -> Iterable[tuple[str, ...]]:
+    """Every n-gram of ``tokens`` with ``1 ≤ n ≤ max_order``, as tuples (order = length)."""
+    top = min(max_order, len(tokens))
+    if top == 1:
+        return zip(tokens)  # noqa: B905 - a single iterable
+    shifts = [tokens[k:] for k in range(top)]
+    return chain.from_iterable([zip(*shifts[:n]) for n in range(1, top + 1)])  # noqa: B905
+
+
+def ngram_counts(tokens: Sequence[str], n: int) -> dict[Any, int]:
+    """Counts of the ``n``-grams of ``tokens`` (unigrams are plain strings, others tuples)."""
+    return count(shifted(tokens, n))
+
+
+def clipped_matches(hyp: dict[Any, int], ref: dict[Any, int]) -> int:
     """``Σ_g min(hyp[g], ref[g])`` over the n-grams present in both."""
     common = hyp.keys() & ref.keys()
     if not common:
@@ -27,7 +61,7 @@ def clipped_matches(hyp: Counter[Any], ref: Counter[Any] | dict[Any, int]) -> in
     return sum(map(min, map(hyp.__getitem__, common), map(ref.__getitem__, common)))
 
 
-def max_counts(counters: Sequence[Counter[Any]]) -> Counter[Any] | dict[Hashable, int]:
+def max_counts(counters: Sequence[dict[Any, int]]) -> dict[Any, int]:
     """Element-wise maximum of several counters (multi-reference clipping)."""
     if len(counters) == 1:
         return counters[0]
