@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import assay
 from assay.cli.main import cli
@@ -171,3 +173,44 @@ def test_cli_bad_option_syntax_is_a_usage_error() -> None:
     result = CliRunner().invoke(cli, ["score", "bleu", "-p", "a", "-t", "a", "--option", "oops"])
     assert result.exit_code != 0
     assert "KEY=VALUE" in result.output
+
+
+def _dp_lcs_table(a: list[str], b: list[str]) -> list[list[int]]:
+    table = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
+    for i in range(1, len(a) + 1):
+        for j in range(1, len(b) + 1):
+            if a[i - 1] == b[j - 1]:
+                table[i][j] = table[i - 1][j - 1] + 1
+            else:
+                table[i][j] = max(table[i - 1][j], table[i][j - 1])
+    return table
+
+
+_TOKENS = st.lists(st.sampled_from(["a", "b", "c", "d", "é"]), max_size=14)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_TOKENS, _TOKENS)
+def test_lcs_matches_the_textbook_table(a: list[str], b: list[str]) -> None:
+    table = _dp_lcs_table(a, b)
+    assert lcs_length(a, b) == table[-1][-1]
+    indices = lcs_indices(a, b)
+    assert len(indices) == table[-1][-1]
+    assert indices == sorted(set(indices))
+
+
+_TEXT = st.text(alphabet="ab cdé.\n", max_size=40)
+_NGRAM_METRICS = ("bleu", "corpus_bleu", "bleu_4", "gleu", "rouge_1", "rouge_2", "rouge_l")
+
+
+@settings(max_examples=60, deadline=None)
+@given(_TEXT, st.lists(_TEXT, min_size=1, max_size=3))
+def test_scores_are_in_the_unit_interval(prediction: str, targets: list[str]) -> None:
+    for name in (*_NGRAM_METRICS, "rouge_lsum", "chrf", "chrf++"):
+        assert 0.0 <= assay.score(name, prediction, targets) <= 1.0 + 1e-12
+
+
+@pytest.mark.parametrize("name", [*_NGRAM_METRICS, "rouge_lsum", "chrf", "chrf++"])
+def test_identity_scores_one(name: str) -> None:
+    text = "the quick brown fox jumps over the lazy dog"
+    assert assay.score(name, text, [text]) == pytest.approx(1.0, abs=1e-12)
