@@ -57,12 +57,12 @@ from typing import Any
 
 from assay.metrics.base import MetricSpec, Param, Settings, Stats
 from assay.metrics.ngrams import (
-    all_ngrams,
     check_bool,
     check_positive_int,
     check_positive_number,
     count,
-    max_counts,
+    higher_ngrams,
+    ref_counts_within,
 )
 
 SMOOTHINGS = ("none", "floor", "add-k", "add-one-all", "exp")
@@ -96,15 +96,24 @@ def closest_ref_len(hyp_len: int, ref_lens: Sequence[int]) -> int:
 def bleu_statistics(
     hyp: Sequence[str], refs: Sequence[Sequence[str]], max_order: int, floor_one: bool
 ) -> Stats:
-    """Per-segment statistics ``(hyp_len, ref_len, m_1..m_N, t_1..t_N)`` from tokens."""
+    """Per-segment statistics ``(hyp_len, ref_len, m_1..m_N, t_1..t_N)`` from tokens.
+
+    Only n-grams of the hypothesis are counted on the reference side, and orders
+    above 1 are skipped when no unigram matches (then no longer n-gram can match).
+    """
     hyp_len = len(hyp)
     ref_len = len(refs[0]) if len(refs) == 1 else closest_ref_len(hyp_len, [len(r) for r in refs])
-    hyp_counts = count(all_ngrams(hyp, max_order))
-    ref_counts = max_counts([count(all_ngrams(r, max_order)) for r in refs])
     matches = [0] * (max_order + 1)
-    for gram in hyp_counts.keys() & ref_counts.keys():
-        h, r = hyp_counts[gram], ref_counts[gram]
-        matches[len(gram)] += h if h < r else r
+    hyp_counts = count(hyp)
+    for gram, r in ref_counts_within(hyp_counts, refs).items():
+        h = hyp_counts[gram]
+        matches[1] += h if h < r else r
+    if matches[1] and max_order > 1:
+        hyp_counts = count(higher_ngrams(hyp, max_order))
+        ref_grams = [higher_ngrams(ref, max_order) for ref in refs]
+        for gram, r in ref_counts_within(hyp_counts, ref_grams).items():
+            h = hyp_counts[gram]
+            matches[len(gram)] += h if h < r else r
     totals = [max(hyp_len - n + 1, 0) for n in range(1, max_order + 1)]
     if floor_one:
         totals = [max(t, 1) for t in totals]

@@ -39,13 +39,19 @@ def shifted(tokens: Sequence[str], n: int) -> Iterable[Any]:
     return zip(*(tokens[k:] for k in range(n)), strict=False)
 
 
-def all_ngrams(tokens: Sequence[str], max_order: int) -> Iterable[tuple[str, ...]]:
-    """Every n-gram of ``tokens`` with ``1 ≤ n ≤ max_order``, as tuples (order = length)."""
+def higher_ngrams(tokens: Sequence[str], max_order: int) -> Iterable[tuple[str, ...]]:
+    """Every n-gram of ``tokens`` with ``2 ≤ n ≤ max_order``, as tuples (order = length)."""
     top = min(max_order, len(tokens))
-    if top == 1:
-        return zip(tokens)  # noqa: B905 - a single iterable
+    if top < 2:
+        return ()
     shifts = [tokens[k:] for k in range(top)]
-    return chain.from_iterable([zip(*shifts[:n]) for n in range(1, top + 1)])  # noqa: B905
+    return chain.from_iterable([zip(*shifts[:n]) for n in range(2, top + 1)])  # noqa: B905
+
+
+def ref_counts_within(hyp_counts: dict[Any, int], refs: Iterable[Iterable[Any]]) -> dict[Any, int]:
+    """Maximum count over references of each hypothesis n-gram (absent: not shared)."""
+    contains = hyp_counts.__contains__
+    return max_counts([count(filter(contains, grams)) for grams in refs])
 
 
 def ngram_counts(tokens: Sequence[str], n: int) -> dict[Any, int]:
