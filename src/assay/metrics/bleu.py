@@ -114,9 +114,8 @@ def bleu_statistics(
         for gram, r in ref_counts_within(hyp_counts, ref_grams).items():
             h = hyp_counts[gram]
             matches[len(gram)] += h if h < r else r
-    totals = [max(hyp_len - n + 1, 0) for n in range(1, max_order + 1)]
-    if floor_one:
-        totals = [max(t, 1) for t in totals]
+    low = 1 if floor_one else 0
+    totals = [hyp_len - k if hyp_len - k > low else low for k in range(max_order)]
     return (hyp_len, ref_len, *matches[1:], *totals)
 
 
@@ -131,37 +130,34 @@ def brevity_penalty(hyp_len: int, ref_len: int) -> float:
 
 def bleu_from_statistics(stats: Sequence[int], params: Mapping[str, Any]) -> float:
     """BLEU from (summed) statistics with the smoothing and order rules in ``params``."""
-    order = params["max_order"]
-    smoothing = params["smoothing"]
-    matches, totals = stats[2 : 2 + order], stats[2 + order : 2 + 2 * order]
-    if smoothing != "add-one-all" and matches[0] == 0:
+    order, smoothing = params["max_order"], params["smoothing"]
+    if smoothing != "add-one-all" and stats[2] == 0:
         return 0.0
-    bp = brevity_penalty(stats[0], stats[1])
+    add_all = smoothing == "add-one-all"
+    step = 1.0 if add_all else params["k"] if smoothing == "add-k" else 0.0
     logs: list[float] = []
     halvings = 1
     for n in range(order):
-        m, t = float(matches[n]), float(totals[n])
-        if smoothing == "add-one-all" or (smoothing == "add-k" and n > 0):
-            step = 1.0 if smoothing == "add-one-all" else params["k"]
+        m: float = stats[2 + n]
+        t: float = stats[2 + order + n]
+        if step and (n or add_all):
             m, t = m + step, t + step
         if t == 0:
             if not params["effective_order"]:
                 return 0.0
             break
-        if m == 0:
-            if smoothing == "exp":
-                halvings *= 2
-                p = 1.0 / (halvings * t)
-            elif smoothing == "floor":
-                p = params["epsilon"] / t
-            else:
-                return 0.0
+        if m:
+            logs.append(math.log(m / t))
+        elif smoothing == "exp":
+            halvings *= 2
+            logs.append(math.log(1.0 / (halvings * t)))
+        elif smoothing == "floor":
+            logs.append(math.log(params["epsilon"] / t))
         else:
-            p = m / t
-        logs.append(math.log(p))
+            return 0.0
     if not logs:
         return 0.0
-    return bp * math.exp(math.fsum(logs) / len(logs))
+    return brevity_penalty(stats[0], stats[1]) * math.exp(math.fsum(logs) / len(logs))
 
 
 def _tokens(text: str, s: Settings) -> list[str]:

@@ -51,7 +51,8 @@ def higher_ngrams(tokens: Sequence[str], max_order: int) -> Iterable[tuple[str, 
 def ref_counts_within(hyp_counts: dict[Any, int], refs: Iterable[Iterable[Any]]) -> dict[Any, int]:
     """Maximum count over references of each hypothesis n-gram (absent: not shared)."""
     contains = hyp_counts.__contains__
-    return max_counts([count(filter(contains, grams)) for grams in refs])
+    counts = [count(filter(contains, grams)) for grams in refs]
+    return counts[0] if len(counts) == 1 else max_counts(counts)
 
 
 def ngram_counts(tokens: Sequence[str], n: int) -> dict[Any, int]:
