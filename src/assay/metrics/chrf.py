@@ -18,7 +18,8 @@ on the 0..1 scale (sacrebleu reports ×100).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from assay.metrics.base import MetricSpec, Param, Settings, Stats
@@ -27,21 +28,21 @@ from assay.metrics.ngrams import (
     check_nonnegative_int,
     check_positive_int,
     check_positive_number,
-    clipped_matches,
     count,
     ngram_counts,
+    shifted,
 )
 
 _PUNCTS = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 
 
-def char_ngram_counts(text: str, n: int) -> dict[str, int]:
-    """Counts of the character ``n``-grams of ``text``."""
+def char_ngrams(text: str, n: int) -> Iterable[str]:
+    """The character ``n``-grams of ``text``, in order."""
     if n == 1:
-        return count(text)
+        return text
     if n == 2:
-        return count(map(str.__add__, text, text[1:]))
-    return count(map("".join, zip(*(text[k:] for k in range(n)), strict=False)))
+        return map(str.__add__, text, text[1:])
+    return map("".join, zip(*[text[k:] for k in range(n)]))  # noqa: B905
 
 
 def split_punctuation(text: str) -> list[str]:
@@ -57,31 +58,52 @@ def split_punctuation(text: str) -> list[str]:
     return words
 
 
-def _word_ngram_counts(words: Sequence[str], n: int) -> dict[Any, int]:
-    return ngram_counts(words, n)
+@dataclass(frozen=True, slots=True)
+class _Side:
+    """One text's character sequence, word sequence and hypothesis n-gram counts."""
+
+    chars: str
+    words: list[str]
+    counts: list[dict[Any, int]]
 
 
-def chrf_ngrams(
-    text: str, char_order: int, word_order: int, whitespace: bool
-) -> list[dict[Any, int]]:
-    """The n-gram counters of one text: character orders, then word orders."""
+def _side(text: str, char_order: int, word_order: int, whitespace: bool, hyp: bool) -> _Side:
     chars = text if whitespace else "".join(text.split())
-    counters: list[dict[Any, int]] = [char_ngram_counts(chars, n) for n in range(1, char_order + 1)]
-    if word_order:
-        words = split_punctuation(text)
-        counters += [_word_ngram_counts(words, n) for n in range(1, word_order + 1)]
-    return counters
+    words = split_punctuation(text) if word_order else []
+    counts: list[dict[Any, int]] = []
+    if hyp:
+        counts = [count(char_ngrams(chars, n)) for n in range(1, char_order + 1)]
+        counts += [ngram_counts(words, n) for n in range(1, word_order + 1)]
+    return _Side(chars, words, counts)
 
 
-def pair_statistics(hyp: Sequence[dict[Any, int]], ref: Sequence[dict[Any, int]]) -> Stats:
-    """``(hyp, ref, match)`` per order for one hypothesis/reference pair, flattened."""
+def _family_stats(
+    hyp: Sequence[Any], ref: Sequence[Any], hyp_counts: Sequence[dict[Any, int]], grams: Any
+) -> list[int]:
+    """``(hyp, ref, match)`` per order for one family (characters or words)."""
     stats: list[int] = []
-    for h, r in zip(hyp, ref, strict=True):
-        if r:
-            stats += [sum(h.values()), sum(r.values()), clipped_matches(h, r)]
-        else:
+    matched = True
+    for n, counts in enumerate(hyp_counts, start=1):
+        n_hyp, n_ref = max(len(hyp) - n + 1, 0), max(len(ref) - n + 1, 0)
+        if not n_ref:  # sacrebleu counts no hypothesis n-gram when the reference has none
             stats += [0, 0, 0]
-    return tuple(stats)
+            continue
+        hits = 0
+        if matched and n_hyp:
+            get = counts.__getitem__
+            for gram, r in count(filter(counts.__contains__, grams(ref, n))).items():
+                h = get(gram)
+                hits += h if h < r else r
+        matched = hits > 0  # no n-gram match means no (n+1)-gram match
+        stats += [n_hyp, n_ref, hits]
+    return stats
+
+
+def pair_statistics(hyp: _Side, ref: _Side, char_order: int) -> Stats:
+    """``(hyp, ref, match)`` per order for one hypothesis/reference pair, flattened."""
+    chars = _family_stats(hyp.chars, ref.chars, hyp.counts[:char_order], char_ngrams)
+    words = _family_stats(hyp.words, ref.words, hyp.counts[char_order:], shifted)
+    return (*chars, *words)
 
 
 def chrf_from_statistics(stats: Sequence[int], beta: float) -> float:
@@ -112,11 +134,11 @@ def _prepare(text: str, s: Settings) -> str:
 def _stats(prediction: str, targets: Sequence[str], s: Settings) -> Stats:
     p = s.params
     orders = (p["char_order"], p["word_order"], p["whitespace"])
-    hyp = chrf_ngrams(_prepare(prediction, s), *orders)
+    hyp = _side(_prepare(prediction, s), *orders, hyp=True)
     best: Stats = ()
     best_score = -1.0
     for target in targets:
-        stats = pair_statistics(hyp, chrf_ngrams(_prepare(target, s), *orders))
+        stats = pair_statistics(hyp, _side(_prepare(target, s), *orders, hyp=False), orders[0])
         value = chrf_from_statistics(stats, p["beta"])
         if value > best_score:
             best, best_score = stats, value
