@@ -135,6 +135,8 @@ def _stats(prediction: str, targets: Sequence[str], s: Settings) -> Stats:
     p = s.params
     orders = (p["char_order"], p["word_order"], p["whitespace"])
     hyp = _side(_prepare(prediction, s), *orders, hyp=True)
+    if len(targets) == 1:
+        return pair_statistics(hyp, _side(_prepare(targets[0], s), *orders, hyp=False), orders[0])
     best: Stats = ()
     best_score = -1.0
     for target in targets:

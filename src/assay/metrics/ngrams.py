@@ -1,8 +1,9 @@
-"""Shared n-gram helpers for the BLEU, GLEU and ROUGE families.
+"""Shared n-gram helpers for the BLEU, GLEU, ROUGE and chrF families.
 
-Counting goes through :class:`collections.Counter` over ``zip`` of shifted token
-lists, so the per-n-gram loop runs in C; clipped matches only visit the n-grams
-that occur on both sides.
+Counting runs the C loop behind :class:`collections.Counter` into plain dicts over
+``zip`` of shifted token lists, so the per-n-gram work stays in C. Reference
+n-grams are counted only where the hypothesis has them (``filter`` with the
+hypothesis dict's ``__contains__``), which is all clipping needs.
 """
 
 from __future__ import annotations
