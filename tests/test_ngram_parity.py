@@ -292,3 +292,28 @@ def test_corpus_result_values_equal_item_scores() -> None:
         assert list(result.values) == [bound.score(p, t) for p, t in PAIRS[:200]]
         if result.is_mean:
             assert math.isclose(result.value, math.fsum(result.values) / 200, abs_tol=1e-12)
+
+
+@pytest.mark.parametrize("max_order", [1, 2, 6])
+def test_bleu_max_order_matches_sacrebleu_and_nltk(max_order: int) -> None:
+    ref = BLEU(tokenize="none", max_ngram_order=max_order, effective_order=True)
+    bound = assay.bind("bleu", tokenizer="whitespace", max_order=max_order)
+    ours = [bound.score(p, t) for p, t in SAMPLE]
+    theirs = [ref.sentence_score(p, t).score / 100 for p, t in SAMPLE]
+    assert max_diff(ours, theirs) < TOL
+    nltk_bound = assay.bind(
+        "bleu",
+        tokenizer="whitespace",
+        max_order=max_order,
+        smoothing="floor",
+        empty_order="nltk",
+        effective_order=False,
+    )
+    method1 = SmoothingFunction().method1
+    weights = (1 / max_order,) * max_order
+    ours = [nltk_bound.score(p, t) for p, t in SAMPLE]
+    theirs = [
+        sentence_bleu(_split(t), p.split(), weights=weights, smoothing_function=method1)
+        for p, t in SAMPLE
+    ]
+    assert max_diff(ours, theirs) < TOL
