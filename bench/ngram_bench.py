@@ -159,6 +159,24 @@ def main() -> None:
     widths = [max(len(r[i]) for r in table) for i in range(len(header))]
     for row in table:
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)))
+    print_verdict(table[1:])
+
+
+def print_verdict(rows: list[tuple[str, ...]]) -> None:
+    """Check the issue's targets against the measured rows."""
+    speed = {(r[0], r[1], r[2]): float(r[6].rstrip("x")) for r in rows}
+    rouge = speed[("long", "ROUGE-L", "rouge-score")]
+    print(f"target ROUGE-L >= 100x rouge-score on 1,000 tokens: {rouge:.0f}x", ok(rouge >= 100))
+    for metric in ("sentence BLEU", "corpus BLEU"):
+        worst = min(v for (_, m, a), v in speed.items() if m == metric and a == "sacrebleu")
+        print(f"target {metric} >= 2x sacrebleu: worst regime {worst:.1f}x", ok(worst >= 2))
+    for metric in sorted({r[1] for r in rows}):
+        worst_floor = max(float(r[7]) for r in rows if r[1] == metric)
+        print(f"target {metric} <= 3x floor: worst {worst_floor:.2f}x", ok(worst_floor <= 3))
+
+
+def ok(flag: bool) -> str:
+    return "(met)" if flag else "(NOT met)"
 
 
 if __name__ == "__main__":
