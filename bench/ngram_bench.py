@@ -1,7 +1,8 @@
 """Benchmark the n-gram metrics against sacrebleu, nltk and rouge-score.
 
 One run, one generated corpus (seeded), three regimes: short answers (1-5 tokens),
-sentences (15-35 tokens) and long texts (1,000 tokens). For every metric it prints
+sentences (15-35 tokens) and long texts (1,000 tokens; for ROUGE-Lsum, 50 lines of
+20 tokens). For every metric it prints
 the time per item, the ratio assay/anchor (below 1 = assay faster) and the metric's
 time as a multiple of the *floor*: reading and parsing the JSONL file and
 tokenising prediction and targets with the ``word`` tokenizer.
@@ -50,6 +51,12 @@ def make_corpus(rng: random.Random, low: int, high: int, n: int) -> list[dict[st
     return rows
 
 
+def as_lines(text: str, width: int = 20) -> str:
+    """Break a text into lines of ``width`` tokens (sentences for ROUGE-Lsum)."""
+    words = text.split()
+    return "\n".join(" ".join(words[i : i + width]) for i in range(0, len(words), width))
+
+
 def best_of(fn: Callable[[], object], repeat: int) -> float:
     times = []
     for _ in range(repeat):
@@ -82,11 +89,14 @@ def run_regime(name: str, rows: list[dict[str, object]], repeat: int) -> list[tu
     sb_corpus = BLEU(tokenize="none")
     chrf = CHRF()
     rouge = rouge_scorer.RougeScorer(["rougeL"])
+    rouge_lsum = rouge_scorer.RougeScorer(["rougeLsum"])
     method3 = SmoothingFunction().method3
     a_bleu = assay.bind("bleu", tokenizer="whitespace")
     a_rouge = assay.bind("rouge_l", tokenizer="rouge-score")
+    a_lsum = assay.bind("rouge_lsum", tokenizer="rouge-score")
     a_chrf = assay.bind("chrf")
     pairs = list(zip(preds, targets, strict=True))
+    lsum_pairs = [(as_lines(p), [as_lines(t[0])]) for p, t in pairs]
     slow = 1 if name == "long" else repeat
     cases: list[tuple[str, Callable[[], object], str, Callable[[], object], int]] = [
         (
@@ -118,6 +128,13 @@ def run_regime(name: str, rows: list[dict[str, object]], repeat: int) -> list[tu
             lambda: [a_rouge.score(p, t) for p, t in pairs],
             "rouge-score",
             lambda: [rouge.score(t[0], p) for p, t in pairs],
+            slow,
+        ),
+        (
+            "ROUGE-Lsum",
+            lambda: [a_lsum.score(p, t) for p, t in lsum_pairs],
+            "rouge-score",
+            lambda: [rouge_lsum.score(t[0], p) for p, t in lsum_pairs],
             slow,
         ),
         (

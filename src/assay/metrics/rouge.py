@@ -81,36 +81,46 @@ def lcs_length(a: Sequence[str], b: Sequence[str]) -> int:
     return int(LCSseq.similarity(sa, sb))
 
 
-def lcs_rows(ref: Sequence[str], can: Sequence[str]) -> list[int]:
+def token_positions(can: Sequence[str]) -> dict[str, int]:
+    """For each token of ``can``, the bit mask of the positions where it occurs."""
+    positions: dict[str, int] = {}
+    for j, tok in enumerate(can):
+        positions[tok] = positions.get(tok, 0) | (1 << j)
+    return positions
+
+
+def lcs_rows(ref: Sequence[str], can: Sequence[str], positions: dict[str, int]) -> list[int]:
     """Bit-parallel LCS rows (Hyyrö 2004), one integer per prefix of ``ref``.
 
     Bit ``j`` of row ``i`` is set when ``LCS(ref[:i], can[:j+1])`` exceeds
     ``LCS(ref[:i], can[:j])``, so ``LCS(ref[:i], can[:j])`` is the popcount of the
-    low ``j`` bits of row ``i``.
+    low ``j`` bits of row ``i``. ``positions`` is :func:`token_positions` of ``can``.
     """
     mask = (1 << len(can)) - 1
-    positions: dict[str, int] = {}
-    for j, tok in enumerate(can):
-        positions[tok] = positions.get(tok, 0) | (1 << j)
+    get = positions.get
     v = mask
     rows = [0]
     for tok in ref:
-        u = v & positions.get(tok, 0)
+        u = v & get(tok, 0)
         v = ((v + u) | (v - u)) & mask
         rows.append(~v & mask)
     return rows
 
 
-def lcs_indices(ref: Sequence[str], can: Sequence[str]) -> list[int]:
+def lcs_indices(
+    ref: Sequence[str], can: Sequence[str], positions: dict[str, int] | None = None
+) -> list[int]:
     """Positions in ``ref`` of one LCS, chosen by rouge-score's backtracking rule."""
-    rows = lcs_rows(ref, can)
+    rows = lcs_rows(ref, can, token_positions(can) if positions is None else positions)
     i, j = len(ref), len(can)
+    left = rows[i].bit_count()  # LCS elements still to find
     out: list[int] = []
-    while i > 0 and j > 0:
+    while left and i > 0 and j > 0:
         if ref[i - 1] == can[j - 1]:
             out.append(i - 1)
             i -= 1
             j -= 1
+            left -= 1
         elif (rows[i] & ((1 << (j - 1)) - 1)).bit_count() > (
             rows[i - 1] & ((1 << j) - 1)
         ).bit_count():
@@ -126,10 +136,11 @@ def summary_lcs_hits(ref_sents: Sequence[Sequence[str]], can_sents: Sequence[Seq
     ref_left = Counter(t for s in ref_sents for t in s)
     can_left = Counter(t for s in can_sents for t in s)
     hits = 0
+    cans = [(can, token_positions(can)) for can in can_sents if can]
     for ref in ref_sents:
         union: set[int] = set()
-        for can in can_sents:
-            union.update(lcs_indices(ref, can))
+        for can, positions in cans:
+            union.update(lcs_indices(ref, can, positions))
         for index in sorted(union):
             tok = ref[index]
             if can_left[tok] > 0 and ref_left[tok] > 0:
