@@ -68,10 +68,10 @@ class MetricSpec:
     when ``fixed_text`` is true they are part of the definition and cannot be changed.
 
     Metrics with per-item sufficient statistics also give ``stats_fn`` (``(prediction,
-    targets, settings)`` → a tuple of ints named by ``stats_names``) and ``reduce_fn``
-    (element-wise summed statistics → value). When ``corpus_from_stats`` is true the
-    corpus value is ``reduce_fn`` of the statistics summed over items (corpus BLEU,
-    chrF, GLEU); otherwise it is the mean of the per-item values.
+    targets, settings)`` → a tuple of ints named by ``stats_names(params)``) and
+    ``reduce_fn`` (element-wise summed statistics → value). When ``corpus_from_stats``
+    is true the corpus value is ``reduce_fn`` of the statistics summed over items
+    (corpus BLEU, chrF, GLEU); otherwise it is the mean of the per-item values.
     """
 
     name: str
