@@ -9,6 +9,8 @@ import assay
 from assay.metrics.registry import REGISTRY
 
 PUBLIC = [
+    "score_corpus",
+    "CorpusResult",
     "evaluate",
     "SystemInput",
     "EvaluationResult",

@@ -10,7 +10,7 @@ The public API is the names in ``__all__`` (pinned by a test)::
 """
 
 from assay._version import __version__
-from assay.api import bind, score, signature
+from assay.api import bind, score, score_corpus, signature
 from assay.errors import (
     AccountingError,
     AssayError,
@@ -24,6 +24,7 @@ from assay.errors import (
     UnknownTokenizerError,
 )
 from assay.evaluation.runs import EvaluationResult, SystemInput, evaluate
+from assay.metrics.corpus import CorpusResult
 from assay.metrics.registry import get_metric, metric_names
 from assay.structured import (
     Judge,
@@ -37,6 +38,7 @@ from assay.text import normalize, tokenize
 __all__ = [
     "AccountingError",
     "AssayError",
+    "CorpusResult",
     "EvaluationResult",
     "InputFileError",
     "InvalidInputError",
@@ -58,6 +60,7 @@ __all__ = [
     "metric_names",
     "normalize",
     "score",
+    "score_corpus",
     "score_structured",
     "signature",
     "tokenize",

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
-from assay.api import bind
+from assay.api import bind, score_corpus
 from assay.io.jsonl import read_pairs
 from assay.metrics.registry import REGISTRY, get_metric
 
@@ -43,6 +44,15 @@ def metrics_command(markdown: bool) -> None:
 )
 @click.option("--tokenizer", default=None, help="Override the metric's tokenizer.")
 @click.option("--normalizer", default=None, help="Override the metric's normalizer.")
+@click.option(
+    "--option",
+    "-o",
+    "raw_options",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="A metric option, e.g. smoothing=floor or measure=r (repeatable; true/false and "
+    "numbers are converted).",
+)
 def score_command(
     metric: str,
     prediction: str | None,
@@ -50,24 +60,52 @@ def score_command(
     pairs_file: Path | None,
     tokenizer: str | None,
     normalizer: str | None,
+    raw_options: tuple[str, ...],
 ) -> None:
     """Score one prediction (or a JSONL file of pairs) with METRIC."""
-    options = {k: v for k, v in (("tokenizer", tokenizer), ("normalizer", normalizer)) if v}
+    options: dict[str, Any] = parse_options(raw_options)
+    options.update({k: v for k, v in (("tokenizer", tokenizer), ("normalizer", normalizer)) if v})
     bound = bind(metric, **options)
     if pairs_file is not None:
         if prediction is not None or targets:
             raise click.UsageError("give either --file or --prediction/--target, not both")
-        values = [
-            bound.score(pair.prediction, list(pair.targets)) for pair in read_pairs(pairs_file)
-        ]
-        if not values:
+        pairs = list(read_pairs(pairs_file))
+        if not pairs:
             raise click.UsageError(f"{pairs_file}: no rows to score")
-        click.echo(f"{metric}: {sum(values) / len(values):.6f} (mean over n={len(values)})")
+        result = score_corpus(
+            metric, [p.prediction for p in pairs], [list(p.targets) for p in pairs], **options
+        )
+        kind = "mean" if result.is_mean else "corpus"
+        click.echo(f"{metric}: {result.value:.6f} ({kind} over n={result.n})")
     else:
         if prediction is None or not targets:
             raise click.UsageError("give --prediction TEXT and at least one --target TEXT")
         click.echo(f"{metric}: {bound.score(prediction, list(targets)):.6f}")
     click.echo(f"signature: {bound.signature}")
+
+
+def parse_value(text: str) -> Any:
+    """Convert ``true``/``false``, integers and decimals; anything else stays a string."""
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            continue
+    return text
+
+
+def parse_options(raw: tuple[str, ...]) -> dict[str, Any]:
+    """Parse repeated ``KEY=VALUE`` options."""
+    options: dict[str, Any] = {}
+    for item in raw:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise click.UsageError(f"--option {item!r}: expected KEY=VALUE, e.g. smoothing=floor")
+        options[key.strip()] = parse_value(value.strip())
+    return options
 
 
 def score_file_table(path: Path) -> None:

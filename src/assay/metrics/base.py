@@ -53,6 +53,9 @@ class Settings:
 
 PairFn = Callable[[str, str, Settings], float]
 MultiFn = Callable[[str, Sequence[str], Settings], float]
+Stats = tuple[int, ...]
+StatsFn = Callable[[str, Sequence[str], Settings], Stats]
+ReduceFn = Callable[[Sequence[int], Settings], float]
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +66,12 @@ class MetricSpec:
     policies and ``(prediction, targets, settings)`` for ``native``.
     ``tokenizer``/``normalizer`` are defaults (``None``: the metric does not use one);
     when ``fixed_text`` is true they are part of the definition and cannot be changed.
+
+    Metrics with per-item sufficient statistics also give ``stats_fn`` (``(prediction,
+    targets, settings)`` → a tuple of ints named by ``stats_names(params)``) and
+    ``reduce_fn`` (element-wise summed statistics → value). When ``corpus_from_stats``
+    is true the corpus value is ``reduce_fn`` of the statistics summed over items
+    (corpus BLEU, chrF, GLEU); otherwise it is the mean of the per-item values.
     """
 
     name: str
@@ -79,6 +88,10 @@ class MetricSpec:
     params: tuple[Param, ...] = ()
     fixed_text: bool = False
     edge_cases: Mapping[str, str] = field(default_factory=dict)
+    stats_fn: StatsFn | None = None
+    stats_names: Callable[[Mapping[str, Any]], tuple[str, ...]] | None = None
+    reduce_fn: ReduceFn | None = None
+    corpus_from_stats: bool = False
 
     def option_names(self) -> list[str]:
         """The keyword options :func:`assay.score` accepts for this metric."""

@@ -18,18 +18,25 @@ name           contract
 ``char``       the code points of ``text``, unchanged (whitespace included).
 ``13a``        the mteval-v13a rules as documented by sacrebleu (see :func:`tokenize_13a`).
 ``none``       the whole text as one token (for metrics over untokenised strings).
+``rouge-score`` Google's rouge-score ``DefaultTokenizer``: ``str.lower()``, every run
+               of characters outside ``[a-z0-9]`` is a separator. Non-ASCII letters
+               are therefore *lost* (``"café"`` → ``caf``; Chinese text → no token).
+``rouge-score-stem`` as ``rouge-score``, then nltk's ``PorterStemmer()`` on tokens
+               longer than 3 characters (rouge-score's ``use_stemmer=True``); needs
+               ``nltk`` installed.
 =============  ==================================================================
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Callable
 
 import regex
 
-from assay.errors import UnknownTokenizerError
+from assay.errors import InvalidOptionError, UnknownTokenizerError
 
 Tokenizer = Callable[[str], list[str]]
 
@@ -37,6 +44,7 @@ _WORD = re.compile(r"\w+")
 _UNICODE_WORD = regex.compile(r"\w+")
 _CJK_CLASS = r"\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}"
 _CJK = regex.compile(rf"[{_CJK_CLASS}]|[^\W{_CJK_CLASS}]+")
+_ROUGE_TOKEN = re.compile(r"[a-z0-9]+")
 
 # mteval-v13a, in the order the script applies them.
 _13A_RULES = (
@@ -96,6 +104,29 @@ def tokenize_13a(text: str) -> list[str]:
     return line.split()
 
 
+def tokenize_rouge_score(text: str) -> list[str]:
+    """Tokenise like rouge-score: lowercase, keep runs of ``[a-z0-9]`` only."""
+    return _ROUGE_TOKEN.findall(text.lower())
+
+
+@functools.lru_cache(maxsize=1)
+def _porter() -> Callable[[str], str]:
+    try:
+        from nltk.stem import porter
+    except ImportError:  # pragma: no cover - nltk is a test dependency
+        raise InvalidOptionError(
+            "tokenizer 'rouge-score-stem' needs nltk's Porter stemmer; pip install nltk"
+        ) from None
+    return functools.lru_cache(maxsize=65536)(porter.PorterStemmer().stem)
+
+
+def tokenize_rouge_score_stem(text: str) -> list[str]:
+    """As :func:`tokenize_rouge_score`, then Porter-stem tokens longer than 3 characters."""
+    stem = _porter()
+    tokens = (stem(t) if len(t) > 3 else t for t in _ROUGE_TOKEN.findall(text.lower()))
+    return [t for t in tokens if _ROUGE_TOKEN.fullmatch(t)]
+
+
 TOKENIZERS: dict[str, Tokenizer] = {
     "word": tokenize_word,
     "unicode": tokenize_unicode,
@@ -104,6 +135,8 @@ TOKENIZERS: dict[str, Tokenizer] = {
     "char": tokenize_char,
     "13a": tokenize_13a,
     "none": tokenize_none,
+    "rouge-score": tokenize_rouge_score,
+    "rouge-score-stem": tokenize_rouge_score_stem,
 }
 
 

@@ -1,0 +1,200 @@
+"""Benchmark the n-gram metrics against sacrebleu, nltk and rouge-score.
+
+One run, one generated corpus (seeded), three regimes: short answers (1-5 tokens),
+sentences (15-35 tokens) and long texts (1,000 tokens; for ROUGE-Lsum, 50 lines of
+20 tokens). For every metric it prints
+the time per item, the ratio assay/anchor (below 1 = assay faster) and the metric's
+time as a multiple of the *floor*: reading and parsing the JSONL file and
+tokenising prediction and targets with the ``word`` tokenizer.
+
+Same input and tokenization on both sides: BLEU uses pre-tokenised text
+(sacrebleu ``tokenize='none'``, assay ``tokenizer='whitespace'``; nltk gets the same
+token lists, pre-split outside the timing), ROUGE-L uses rouge-score's tokenizer
+on both sides, chrF needs none.
+
+Usage: ``python bench/ngram_bench.py [--quick]``.
+Targets (issue 3): ROUGE-L ≥ 100x faster than rouge-score on 1,000-token texts;
+sentence and corpus BLEU ≥ 2x faster than sacrebleu; every metric ≤ 3x the floor.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
+from rouge_score import rouge_scorer
+from sacrebleu.metrics import BLEU, CHRF
+
+import assay
+from assay.api import score_corpus
+from assay.text.tokenize import tokenize_word
+
+logging.getLogger("sacrebleu").setLevel(logging.ERROR)
+
+VOCAB = [f"w{i}" for i in range(3000)] + "the a of to and in is it that was".split() * 50
+REGIMES = {"short": (1, 5, 4000), "sentence": (15, 35, 2000), "long": (1000, 1000, 12)}
+
+
+def make_corpus(rng: random.Random, low: int, high: int, n: int) -> list[dict[str, object]]:
+    rows = []
+    for i in range(n):
+        target = [rng.choice(VOCAB) for _ in range(rng.randint(low, high))]
+        pred = [t if rng.random() < 0.7 else rng.choice(VOCAB) for t in target]
+        rows.append({"id": str(i), "prediction": " ".join(pred), "targets": [" ".join(target)]})
+    return rows
+
+
+def as_lines(text: str, width: int = 20) -> str:
+    """Break a text into lines of ``width`` tokens (sentences for ROUGE-Lsum)."""
+    words = text.split()
+    return "\n".join(" ".join(words[i : i + width]) for i in range(0, len(words), width))
+
+
+def best_of(fn: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def floor(path: Path) -> None:
+    with open(path, encoding="utf-8") as handle:
+        for line in handle:
+            row = json.loads(line)
+            tokenize_word(row["prediction"])
+            for target in row["targets"]:
+                tokenize_word(target)
+
+
+def run_regime(name: str, rows: list[dict[str, object]], repeat: int) -> list[tuple[str, ...]]:
+    preds = [str(r["prediction"]) for r in rows]
+    targets = [list(r["targets"]) for r in rows]  # type: ignore[call-overload]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "corpus.jsonl"
+        path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+        floor_time = best_of(lambda: floor(path), repeat)
+    split_preds = [p.split() for p in preds]
+    split_refs = [[t.split() for t in ts] for ts in targets]
+    sacre_refs = [[ts[0] for ts in targets]]
+    sb_sent = BLEU(tokenize="none", effective_order=True)
+    sb_corpus = BLEU(tokenize="none")
+    chrf = CHRF()
+    rouge = rouge_scorer.RougeScorer(["rougeL"])
+    rouge_lsum = rouge_scorer.RougeScorer(["rougeLsum"])
+    method3 = SmoothingFunction().method3
+    a_bleu = assay.bind("bleu", tokenizer="whitespace")
+    a_rouge = assay.bind("rouge_l", tokenizer="rouge-score")
+    a_lsum = assay.bind("rouge_lsum", tokenizer="rouge-score")
+    a_chrf = assay.bind("chrf")
+    pairs = list(zip(preds, targets, strict=True))
+    lsum_pairs = [(as_lines(p), [as_lines(t[0])]) for p, t in pairs]
+    slow = 1 if name == "long" else repeat
+    cases: list[tuple[str, Callable[[], object], str, Callable[[], object], int]] = [
+        (
+            "sentence BLEU",
+            lambda: [a_bleu.score(p, t) for p, t in pairs],
+            "sacrebleu",
+            lambda: [sb_sent.sentence_score(p, t) for p, t in pairs],
+            repeat,
+        ),
+        (
+            "sentence BLEU",
+            lambda: [a_bleu.score(p, t) for p, t in pairs],
+            "nltk m3",
+            lambda: [
+                sentence_bleu(r, h, smoothing_function=method3)
+                for h, r in zip(split_preds, split_refs, strict=True)
+            ],
+            repeat,
+        ),
+        (
+            "corpus BLEU",
+            lambda: score_corpus("corpus_bleu", preds, targets, tokenizer="whitespace"),
+            "sacrebleu",
+            lambda: sb_corpus.corpus_score(preds, sacre_refs),
+            repeat,
+        ),
+        (
+            "ROUGE-L",
+            lambda: [a_rouge.score(p, t) for p, t in pairs],
+            "rouge-score",
+            lambda: [rouge.score(t[0], p) for p, t in pairs],
+            slow,
+        ),
+        (
+            "ROUGE-Lsum",
+            lambda: [a_lsum.score(p, t) for p, t in lsum_pairs],
+            "rouge-score",
+            lambda: [rouge_lsum.score(t[0], p) for p, t in lsum_pairs],
+            slow,
+        ),
+        (
+            "chrF",
+            lambda: [a_chrf.score(p, t) for p, t in pairs],
+            "sacrebleu",
+            lambda: [chrf.sentence_score(p, t) for p, t in pairs],
+            slow,
+        ),
+    ]
+    out = []
+    for metric, ours, anchor, theirs, reps in cases:
+        t_ours = best_of(ours, repeat)
+        t_theirs = best_of(theirs, reps)
+        out.append(
+            (
+                name,
+                metric,
+                anchor,
+                f"{1e6 * t_ours / len(rows):.1f}",
+                f"{1e6 * t_theirs / len(rows):.1f}",
+                f"{t_ours / t_theirs:.3f}",
+                f"{t_theirs / t_ours:.1f}x",
+                f"{t_ours / floor_time:.2f}",
+            )
+        )
+    print(f"# {name}: n={len(rows)}, floor {1e6 * floor_time / len(rows):.1f} us/item", flush=True)
+    return out
+
+
+def main() -> None:
+    quick = "--quick" in sys.argv
+    rng = random.Random(20261129)
+    header = ("regime", "metric", "anchor", "assay us", "anchor us", "ratio", "speed-up", "x floor")
+    table = [header]
+    for name, (low, high, n) in REGIMES.items():
+        rows = make_corpus(rng, low, high, max(4, n // 10) if quick else n)
+        table += run_regime(name, rows, 1 if quick else 3)
+    widths = [max(len(r[i]) for r in table) for i in range(len(header))]
+    for row in table:
+        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)))
+    print_verdict(table[1:])
+
+
+def print_verdict(rows: list[tuple[str, ...]]) -> None:
+    """Check the issue's targets against the measured rows."""
+    speed = {(r[0], r[1], r[2]): float(r[6].rstrip("x")) for r in rows}
+    rouge = speed[("long", "ROUGE-L", "rouge-score")]
+    print(f"target ROUGE-L >= 100x rouge-score on 1,000 tokens: {rouge:.0f}x", ok(rouge >= 100))
+    for metric in ("sentence BLEU", "corpus BLEU"):
+        worst = min(v for (_, m, a), v in speed.items() if m == metric and a == "sacrebleu")
+        print(f"target {metric} >= 2x sacrebleu: worst regime {worst:.1f}x", ok(worst >= 2))
+    for metric in sorted({r[1] for r in rows}):
+        worst_floor = max(float(r[7]) for r in rows if r[1] == metric)
+        print(f"target {metric} <= 3x floor: worst {worst_floor:.2f}x", ok(worst_floor <= 3))
+
+
+def ok(flag: bool) -> str:
+    return "(met)" if flag else "(NOT met)"
+
+
+if __name__ == "__main__":
+    main()

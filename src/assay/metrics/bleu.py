@@ -1,0 +1,277 @@
+r"""BLEU (Papineni et al. 2002) from per-segment sufficient statistics.
+
+Statistics per segment (the sacrebleu layout): ``hyp_len, ref_len, m_1..m_N, t_1..t_N``
+where ``m_n`` is the clipped n-gram match count (each n-gram clipped at its maximum
+count in any *single* reference) and ``t_n`` the number of hypothesis n-grams;
+``ref_len`` is the reference length closest to ``hyp_len`` (ties → the shorter).
+Corpus BLEU sums the statistics over segments (never a mean of sentence scores)::
+
+    BP   = 1 if c > r else exp(1 − r/c)   (0 when c = 0)
+    BLEU = BP · exp( (1/N') Σ_{n ≤ N'} log p_n )
+
+``N'`` is ``max_order``, or with ``effective_order`` the number of orders that
+have hypothesis n-grams. No unigram match at all → 0 (both sacrebleu and nltk do
+this), except under ``add-one-all``, which gives every order a non-zero precision.
+
+Smoothing (``smoothing``), each with its source and aliases:
+
+=============== =======================================================================
+``none``        p_n = m_n / t_n (a zero order makes BLEU 0; nltk's method0 returns a
+                tiny non-zero number instead: documented in ``docs/parity.md``).
+``floor``       p_n = ε / t_n on orders with m_n = 0 (``epsilon``, default 0.1).
+                nltk ``method1``; sacrebleu ``floor``. Chen & Cherry 2014.
+``add-k``       p_n = (m_n + k) / (t_n + k) for n ≥ 2 (``k``, default 1). Lin & Och
+                2004; nltk ``method2`` (k = 1); sacrebleu ``add-k``.
+``add-one-all`` p_n = (m_n + 1) / (t_n + 1) for every n, unigrams included (the rule
+                teaching material often calls "method 1"; named for what it does).
+``exp``         the k-th order with m_n = 0 gets p_n = 1 / (2^k · t_n). NIST
+                mteval-v13a; sacrebleu's default ``exp``; nltk ``method3``.
+=============== =======================================================================
+
+Short hypotheses (``empty_order``), where nltk and sacrebleu disagree:
+
+``stop``    (sacrebleu) an order with t_n = 0 — after add-k/add-one-all has been
+            added — ends the product: that order and all higher ones have no
+            precision, so BLEU is 0 unless ``effective_order`` drops them.
+``floor-one`` (nltk) each segment's t_n is floored at 1 before anything else, so an
+            empty order is 0/1 and smoothed like any zero-match order.
+
+Text processing: normalizer, then ``lowercase``, then ``str.rstrip`` (sacrebleu strips
+trailing whitespace before tokenising; it matters for ``13a``'s ``-\\n`` rule), then
+the tokenizer. Registry entries:
+
+* ``bleu`` — sentence BLEU: tokenizer ``word``, ``exp``, ``effective_order`` on
+  (sacrebleu's sentence-level defaults, on assay's ``word`` tokens); the corpus
+  value of :func:`assay.score_corpus` is the *mean* of sentence scores.
+* ``corpus_bleu`` — sacrebleu ``corpus_bleu`` defaults (tokenizer ``13a``, ``exp``,
+  no effective order); the corpus value comes from summed statistics.
+* ``bleu_4`` — the classic teaching definition: for each target separately, BLEU-4
+  with ``add-one-all`` on ``word`` tokens, then the max over targets.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from assay.metrics.base import MetricSpec, Param, Settings, Stats
+from assay.metrics.ngrams import (
+    check_bool,
+    check_positive_int,
+    check_positive_number,
+    count,
+    higher_ngrams,
+    ref_counts_within,
+)
+
+SMOOTHINGS = ("none", "floor", "add-k", "add-one-all", "exp")
+EMPTY_ORDERS = ("stop", "floor-one")
+_EMPTY_ALIASES = {"sacrebleu": "stop", "nltk": "floor-one"}
+
+
+def check_smoothing(value: Any) -> str:
+    """Validate a smoothing name."""
+    if value not in SMOOTHINGS:
+        raise ValueError(
+            f"expected one of {', '.join(SMOOTHINGS)} (nltk method1 = floor, "
+            "method2 = add-k, method3 = exp)"
+        )
+    return str(value)
+
+
+def check_empty_order(value: Any) -> str:
+    """Validate the short-hypothesis rule (``sacrebleu``/``nltk`` are accepted aliases)."""
+    value = _EMPTY_ALIASES.get(value, value)
+    if value not in EMPTY_ORDERS:
+        raise ValueError("expected 'stop' (sacrebleu) or 'floor-one' (nltk)")
+    return str(value)
+
+
+def closest_ref_len(hyp_len: int, ref_lens: Sequence[int]) -> int:
+    """The reference length closest to ``hyp_len``; ties go to the shorter one."""
+    return min(ref_lens, key=lambda n: (abs(n - hyp_len), n))
+
+
+def bleu_statistics(
+    hyp: Sequence[str], refs: Sequence[Sequence[str]], max_order: int, floor_one: bool
+) -> Stats:
+    """Per-segment statistics ``(hyp_len, ref_len, m_1..m_N, t_1..t_N)`` from tokens.
+
+    Only n-grams of the hypothesis are counted on the reference side, and orders
+    above 1 are skipped when no unigram matches (then no longer n-gram can match).
+    """
+    hyp_len = len(hyp)
+    ref_len = len(refs[0]) if len(refs) == 1 else closest_ref_len(hyp_len, [len(r) for r in refs])
+    matches = [0] * (max_order + 1)
+    hyp_counts = count(hyp)
+    for gram, r in ref_counts_within(hyp_counts, refs).items():
+        h = hyp_counts[gram]
+        matches[1] += h if h < r else r
+    if matches[1] and max_order > 1:
+        hyp_counts = count(higher_ngrams(hyp, max_order))
+        ref_grams = [higher_ngrams(ref, max_order) for ref in refs]
+        for gram, r in ref_counts_within(hyp_counts, ref_grams).items():
+            h = hyp_counts[gram]
+            matches[len(gram)] += h if h < r else r
+    low = 1 if floor_one else 0
+    totals = [hyp_len - k if hyp_len - k > low else low for k in range(max_order)]
+    return (hyp_len, ref_len, *matches[1:], *totals)
+
+
+def brevity_penalty(hyp_len: int, ref_len: int) -> float:
+    """``1`` if c > r, ``0`` if c = 0, else ``exp(1 − r/c)``."""
+    if hyp_len > ref_len:
+        return 1.0
+    if hyp_len == 0:
+        return 0.0
+    return math.exp(1 - ref_len / hyp_len)
+
+
+def bleu_from_statistics(stats: Sequence[int], params: Mapping[str, Any]) -> float:
+    """BLEU from (summed) statistics with the smoothing and order rules in ``params``."""
+    order, smoothing = params["max_order"], params["smoothing"]
+    if smoothing != "add-one-all" and stats[2] == 0:
+        return 0.0
+    add_all = smoothing == "add-one-all"
+    step = 1.0 if add_all else params["k"] if smoothing == "add-k" else 0.0
+    logs: list[float] = []
+    halvings = 1
+    for n in range(order):
+        m: float = stats[2 + n]
+        t: float = stats[2 + order + n]
+        if step and (n or add_all):
+            m, t = m + step, t + step
+        if t == 0:
+            if not params["effective_order"]:
+                return 0.0
+            break
+        if m:
+            logs.append(math.log(m / t))
+        elif smoothing == "exp":
+            halvings *= 2
+            logs.append(math.log(1.0 / (halvings * t)))
+        elif smoothing == "floor":
+            logs.append(math.log(params["epsilon"] / t))
+        else:
+            return 0.0
+    if not logs:
+        return 0.0
+    return brevity_penalty(stats[0], stats[1]) * math.exp(math.fsum(logs) / len(logs))
+
+
+def _tokens(text: str, s: Settings) -> list[str]:
+    text = s.normalize(text)
+    if s.params.get("lowercase"):
+        text = text.lower()
+    return s.tokenize(text.rstrip())
+
+
+def _stats(prediction: str, targets: Sequence[str], s: Settings) -> Stats:
+    refs = [_tokens(t, s) for t in targets]
+    floor_one = s.params["empty_order"] == "floor-one"
+    return bleu_statistics(_tokens(prediction, s), refs, s.params["max_order"], floor_one)
+
+
+def _reduce(stats: Sequence[int], s: Settings) -> float:
+    return bleu_from_statistics(stats, s.params)
+
+
+def _bleu(prediction: str, targets: Sequence[str], s: Settings) -> float:
+    return bleu_from_statistics(_stats(prediction, targets, s), s.params)
+
+
+_BLEU4_PARAMS = {
+    "max_order": 4,
+    "smoothing": "add-one-all",
+    "k": 1.0,
+    "epsilon": 0.1,
+    "effective_order": False,
+}
+
+
+def _bleu_4(prediction: str, target: str, s: Settings) -> float:
+    hyp = s.tokenize(s.normalize(prediction))
+    ref = s.tokenize(s.normalize(target))
+    return bleu_from_statistics(bleu_statistics(hyp, [ref], 4, False), _BLEU4_PARAMS)
+
+
+def _params(smoothing: str, effective_order: bool) -> tuple[Param, ...]:
+    return (
+        Param("max_order", 4, "order", check_positive_int, "highest n-gram order N"),
+        Param("lowercase", False, "lc", check_bool, "lowercase before tokenising"),
+        Param("smoothing", smoothing, "smooth", check_smoothing, "smoothing method"),
+        Param("epsilon", 0.1, "eps", check_positive_number, "ε of the floor smoothing"),
+        Param("k", 1.0, "k", check_positive_number, "k of the add-k smoothing"),
+        Param("effective_order", effective_order, "eff", check_bool, "drop empty orders"),
+        Param("empty_order", "stop", "empty", check_empty_order, "stop or floor-one"),
+    )
+
+
+def _stat_names(params: Mapping[str, Any]) -> tuple[str, ...]:
+    order = params["max_order"]
+    return (
+        "hyp_len",
+        "ref_len",
+        *(f"match_{n}" for n in range(1, order + 1)),
+        *(f"total_{n}" for n in range(1, order + 1)),
+    )
+
+
+_EDGES = {
+    "empty prediction": "0",
+    "empty target": "0 (no n-gram can match)",
+    "both empty": "0 (BLEU is undefined; sacrebleu and nltk give 0)",
+    "whitespace-only": "no tokens: same as empty",
+    "punctuation-only": "depends on the tokenizer (no word tokens: same as empty)",
+    "no shared tokens": "0",
+    "exact match": "1 when the text has at least max_order tokens",
+    "repeated tokens": "clipped at the maximum count in any single target",
+}
+_CITATION = "Papineni et al. 2002; smoothing: Lin & Och 2004, Chen & Cherry 2014"
+
+METRICS = (
+    MetricSpec(
+        name="bleu",
+        fn=_bleu,
+        description="sentence BLEU (exp smoothing, effective order); corpus value = mean",
+        citation=_CITATION,
+        family="ngram",
+        tokenizer="word",
+        normalizer="none",
+        multi="native",
+        params=_params("exp", True),
+        edge_cases=_EDGES,
+        stats_fn=_stats,
+        stats_names=_stat_names,
+        reduce_fn=_reduce,
+    ),
+    MetricSpec(
+        name="corpus_bleu",
+        fn=_bleu,
+        description="corpus BLEU from summed statistics (sacrebleu defaults: 13a, exp)",
+        citation=_CITATION,
+        family="ngram",
+        tokenizer="13a",
+        normalizer="none",
+        multi="native",
+        aggregation="corpus",
+        params=_params("exp", False),
+        edge_cases=_EDGES,
+        stats_fn=_stats,
+        stats_names=_stat_names,
+        reduce_fn=_reduce,
+        corpus_from_stats=True,
+    ),
+    MetricSpec(
+        name="bleu_4",
+        fn=_bleu_4,
+        description="teaching BLEU-4: add-one-all smoothing per target, max over targets",
+        citation="Papineni et al. 2002 with add-one smoothing on every order",
+        family="ngram",
+        tokenizer="word",
+        normalizer="none",
+        multi="max",
+        edge_cases={**_EDGES, "no shared tokens": "small but non-zero (add-one-all)"},
+    ),
+)

@@ -1,0 +1,216 @@
+"""chrF and chrF++ (Popović 2015, 2017): character (and word) n-gram F-score.
+
+For each character order ``n = 1..char_order`` (default 6) over the text with all
+whitespace removed, and each word order ``1..word_order`` (chrF++: 2) over words
+with one leading or trailing ASCII punctuation mark split off, the statistics are
+``(hyp n-grams, ref n-grams, clipped matches)``; a side with no reference n-grams
+counts 0 hypothesis n-grams too (as sacrebleu does). The score::
+
+    P, R = mean over orders with hyp > 0 and ref > 0 of match/hyp, match/ref
+    chrF = (1 + β²) P R / (β² P + R)          (β = 2; 0 when P + R = 0)
+
+Multi-reference: the reference with the best sentence chrF (first on ties) gives
+the segment's statistics; corpus chrF is computed from the statistics summed over
+segments. ``lowercase`` lowercases both sides; ``whitespace`` keeps whitespace in
+character n-grams. Matches sacrebleu ``CHRF`` (default ``eps_smoothing=False``)
+on the 0..1 scale (sacrebleu reports ×100).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from assay.metrics.base import MetricSpec, Param, Settings, Stats
+from assay.metrics.ngrams import (
+    check_bool,
+    check_nonnegative_int,
+    check_positive_int,
+    check_positive_number,
+    count,
+    ngram_counts,
+    shifted,
+)
+
+_PUNCTS = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+
+
+def char_ngrams(text: str, n: int) -> Iterable[str]:
+    """The character ``n``-grams of ``text``, in order."""
+    if n == 1:
+        return text
+    if n == 2:
+        return map(str.__add__, text, text[1:])
+    return map("".join, zip(*[text[k:] for k in range(n)]))  # noqa: B905
+
+
+def split_punctuation(text: str) -> list[str]:
+    """Whitespace words with one trailing (else leading) punctuation mark split off."""
+    words: list[str] = []
+    for word in text.split():
+        if len(word) > 1 and word[-1] in _PUNCTS:
+            words += [word[:-1], word[-1]]
+        elif len(word) > 1 and word[0] in _PUNCTS:
+            words += [word[0], word[1:]]
+        else:
+            words.append(word)
+    return words
+
+
+@dataclass(frozen=True, slots=True)
+class _Side:
+    """One text's character sequence, word sequence and hypothesis n-gram counts."""
+
+    chars: str
+    words: list[str]
+    counts: list[dict[Any, int]]
+
+
+def _side(text: str, char_order: int, word_order: int, whitespace: bool, hyp: bool) -> _Side:
+    chars = text if whitespace else "".join(text.split())
+    words = split_punctuation(text) if word_order else []
+    counts: list[dict[Any, int]] = []
+    if hyp:
+        counts = [count(char_ngrams(chars, n)) for n in range(1, char_order + 1)]
+        counts += [ngram_counts(words, n) for n in range(1, word_order + 1)]
+    return _Side(chars, words, counts)
+
+
+def _family_stats(
+    hyp: Sequence[Any], ref: Sequence[Any], hyp_counts: Sequence[dict[Any, int]], grams: Any
+) -> list[int]:
+    """``(hyp, ref, match)`` per order for one family (characters or words)."""
+    stats: list[int] = []
+    matched = True
+    for n, counts in enumerate(hyp_counts, start=1):
+        n_hyp, n_ref = max(len(hyp) - n + 1, 0), max(len(ref) - n + 1, 0)
+        if not n_ref:  # sacrebleu counts no hypothesis n-gram when the reference has none
+            stats += [0, 0, 0]
+            continue
+        hits = 0
+        if matched and n_hyp:
+            get = counts.__getitem__
+            for gram, r in count(filter(counts.__contains__, grams(ref, n))).items():
+                h = get(gram)
+                hits += h if h < r else r
+        matched = hits > 0  # no n-gram match means no (n+1)-gram match
+        stats += [n_hyp, n_ref, hits]
+    return stats
+
+
+def pair_statistics(hyp: _Side, ref: _Side, char_order: int) -> Stats:
+    """``(hyp, ref, match)`` per order for one hypothesis/reference pair, flattened."""
+    chars = _family_stats(hyp.chars, ref.chars, hyp.counts[:char_order], char_ngrams)
+    words = _family_stats(hyp.words, ref.words, hyp.counts[char_order:], shifted)
+    return (*chars, *words)
+
+
+def chrf_from_statistics(stats: Sequence[int], beta: float) -> float:
+    """The chrF score on the 0..1 scale from flattened ``(hyp, ref, match)`` statistics."""
+    factor = beta**2
+    avg_p = avg_r = 0.0
+    orders = 0
+    for i in range(0, len(stats), 3):
+        n_hyp, n_ref, n_match = stats[i], stats[i + 1], stats[i + 2]
+        if n_hyp > 0 and n_ref > 0:
+            avg_p += n_match / n_hyp
+            avg_r += n_match / n_ref
+            orders += 1
+    if orders == 0:
+        return 0.0
+    avg_p /= orders
+    avg_r /= orders
+    if not avg_p + avg_r:
+        return 0.0
+    return (1 + factor) * avg_p * avg_r / (factor * avg_p + avg_r)
+
+
+def _prepare(text: str, s: Settings) -> str:
+    text = s.normalize(text)
+    return text.lower() if s.params["lowercase"] else text
+
+
+def _stats(prediction: str, targets: Sequence[str], s: Settings) -> Stats:
+    p = s.params
+    orders = (p["char_order"], p["word_order"], p["whitespace"])
+    hyp = _side(_prepare(prediction, s), *orders, hyp=True)
+    if len(targets) == 1:
+        return pair_statistics(hyp, _side(_prepare(targets[0], s), *orders, hyp=False), orders[0])
+    best: Stats = ()
+    best_score = -1.0
+    for target in targets:
+        stats = pair_statistics(hyp, _side(_prepare(target, s), *orders, hyp=False), orders[0])
+        value = chrf_from_statistics(stats, p["beta"])
+        if value > best_score:
+            best, best_score = stats, value
+    return best
+
+
+def _reduce(stats: Sequence[int], s: Settings) -> float:
+    return chrf_from_statistics(stats, s.params["beta"])
+
+
+def _chrf(prediction: str, targets: Sequence[str], s: Settings) -> float:
+    return _reduce(_stats(prediction, targets, s), s)
+
+
+def _names(params: Mapping[str, Any]) -> tuple[str, ...]:
+    names: list[str] = []
+    orders = [f"char{n}" for n in range(1, params["char_order"] + 1)]
+    orders += [f"word{n}" for n in range(1, params["word_order"] + 1)]
+    for order in orders:
+        names += [f"{order}_hyp", f"{order}_ref", f"{order}_match"]
+    return tuple(names)
+
+
+def _params(word_order: int) -> tuple[Param, ...]:
+    return (
+        Param("char_order", 6, "nc", check_positive_int, "character n-gram order"),
+        Param("word_order", word_order, "nw", check_nonnegative_int, "word n-gram order"),
+        Param("beta", 2.0, "beta", check_positive_number, "recall weight β"),
+        Param("lowercase", False, "lc", check_bool, "lowercase both sides"),
+        Param("whitespace", False, "ws", check_bool, "keep whitespace in character n-grams"),
+    )
+
+
+_EDGES = {
+    "empty prediction": "0",
+    "empty target": "0",
+    "both empty": "0 (as sacrebleu)",
+    "whitespace-only": "no characters: same as empty",
+    "punctuation-only": "scored as characters",
+    "no shared tokens": "shared characters still count",
+    "exact match": "1",
+    "repeated tokens": "character n-grams counted with multiplicity, clipped",
+}
+
+
+def _spec(name: str, word_order: int, description: str, citation: str) -> MetricSpec:
+    return MetricSpec(
+        name=name,
+        fn=_chrf,
+        description=description,
+        citation=citation,
+        family="ngram",
+        normalizer="none",
+        multi="native",
+        aggregation="corpus",
+        params=_params(word_order),
+        edge_cases=_EDGES,
+        stats_fn=_stats,
+        stats_names=_names,
+        reduce_fn=_reduce,
+        corpus_from_stats=True,
+    )
+
+
+METRICS = (
+    _spec("chrf", 0, "character 6-gram F-score, β = 2 (sacrebleu CHRF)", "Popović 2015, chrF"),
+    _spec(
+        "chrf++",
+        2,
+        "chrF plus word 1-2-grams, β = 2 (sacrebleu CHRF word_order=2)",
+        "Popović 2017, chrF++",
+    ),
+)

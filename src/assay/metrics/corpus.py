@@ -1,0 +1,117 @@
+"""Corpus scoring: per-item values and statistics, and one corpus value.
+
+For metrics with per-item sufficient statistics and ``corpus_from_stats`` (corpus
+BLEU, chrF, GLEU) the corpus value is computed from the statistics summed over
+items, never as a mean of item scores. For every other metric the corpus value
+is the mean of the item values, and :attr:`CorpusResult.is_mean` says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from assay.errors import InvalidInputError, InvalidTypeError
+from assay.metrics.base import BoundMetric, Stats, check_inputs
+
+
+@dataclass(frozen=True, slots=True)
+class CorpusResult:
+    """The result of scoring a corpus with one metric.
+
+    Attributes:
+        metric: the registry name.
+        value: the corpus value (from summed statistics, or the mean of ``values``).
+        values: the per-item values, in input order.
+        statistics: per-item sufficient statistics (``None`` when the metric has none).
+        statistic_names: the name of each statistic position.
+        signature: the metric's canonical signature.
+        is_mean: true when ``value`` is the mean of ``values``.
+        n: the number of items.
+    """
+
+    metric: str
+    value: float
+    values: tuple[float, ...]
+    statistics: tuple[Stats, ...] | None
+    statistic_names: tuple[str, ...]
+    signature: str
+    is_mean: bool
+    n: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """The canonical JSON-ready form (lists instead of tuples)."""
+        return {
+            "is_mean": self.is_mean,
+            "metric": self.metric,
+            "n": self.n,
+            "signature": self.signature,
+            "statistic_names": list(self.statistic_names),
+            "statistics": None
+            if self.statistics is None
+            else [list(row) for row in self.statistics],
+            "value": self.value,
+            "values": list(self.values),
+        }
+
+
+def sum_statistics(rows: Sequence[Stats]) -> list[int]:
+    """Element-wise sum of per-item statistics."""
+    return [sum(column) for column in zip(*rows, strict=True)]
+
+
+def _check_list(name: str, label: str, value: object) -> list[Any]:
+    if isinstance(value, str) or not isinstance(value, (list, tuple)):
+        raise InvalidTypeError(
+            f"metric {name!r}: {label} must be a list, got {type(value).__name__}; "
+            "pass one entry per item."
+        )
+    return list(value)
+
+
+def _check_corpus(name: str, predictions: object, targets_list: object) -> list[list[str]]:
+    preds = _check_list(name, "predictions", predictions)
+    targets = _check_list(name, "targets_list", targets_list)
+    if len(preds) != len(targets):
+        raise InvalidInputError(
+            f"metric {name!r}: {len(preds)} predictions but {len(targets)} "
+            "target entries; give one targets entry (a string or a list) per prediction."
+        )
+    if not preds:
+        raise InvalidInputError(f"metric {name!r}: the corpus is empty; give at least one item.")
+    return [check_inputs(name, p, t) for p, t in zip(preds, targets, strict=True)]
+
+
+def score_corpus_bound(
+    bound: BoundMetric, predictions: Sequence[str], targets_list: Sequence[Any]
+) -> CorpusResult:
+    """Score a corpus with a bound metric (see :func:`assay.score_corpus`)."""
+    spec = bound.spec
+    checked = _check_corpus(spec.name, predictions, targets_list)
+    settings = bound.settings
+    if spec.stats_fn is None or spec.reduce_fn is None:
+        values = tuple(
+            bound.score_unchecked(p, t) for p, t in zip(predictions, checked, strict=True)
+        )
+        return CorpusResult(
+            spec.name,
+            sum(values) / len(values),
+            values,
+            None,
+            (),
+            bound.signature,
+            True,
+            len(values),
+        )
+    stats_fn, reduce_fn = spec.stats_fn, spec.reduce_fn
+    rows = tuple(stats_fn(p, t, settings) for p, t in zip(predictions, checked, strict=True))
+    values = tuple(reduce_fn(row, settings) for row in rows)
+    if spec.corpus_from_stats:
+        value, is_mean = reduce_fn(sum_statistics(rows), settings), False
+    else:
+        value, is_mean = sum(values) / len(values), True
+    names = spec.stats_names(settings.params) if spec.stats_names is not None else ()
+    return CorpusResult(
+        spec.name, value, values, rows, names, bound.signature, is_mean, len(values)
+    )

@@ -1,0 +1,262 @@
+r"""ROUGE-1, ROUGE-2, ROUGE-L and ROUGE-Lsum (Lin 2004).
+
+``rouge_1`` / ``rouge_2`` (n-gram co-occurrence)::
+
+    overlap = |Counter(pred n-grams) ∩ Counter(target n-grams)|
+    P = overlap / max(#pred n-grams, 1),   R = overlap / max(#target n-grams, 1)
+
+``rouge_l``: ``P = LCS / |pred|``, ``R = LCS / |target|`` over token sequences (0 when
+either side has no token). The LCS length comes from rapidfuzz's bit-parallel
+``LCSseq`` on the token sequences mapped to one code point per distinct token, so
+thousands of tokens cost microseconds.
+
+``rouge_lsum`` (summary level, Lin 2004 §3.2): both texts are split on ``\n``
+(empty lines dropped) and each sentence is tokenised; for every target sentence
+the union of its LCS positions with each predicted sentence is taken, and hits
+are counted with the per-token clipping of ROUGE 1.5.5 (a token is counted at most
+as often as it occurs on either side). ``P = hits / pred tokens``,
+``R = hits / target tokens``. The LCS positions follow rouge-score's backtracking
+(prefer moving along the prediction when that keeps a longer LCS), computed from
+bit-parallel rows (Hyyrö 2004) instead of a full table.
+
+All four: ``F = (1 + β²) P R / (β² P + R)`` (0 when P + R = 0; ``beta`` default 1),
+``measure`` picks ``f`` (default), ``p`` or ``r``. Multi-target: the target with the
+best F (the first on ties) gives P, R and F. The per-item statistics are
+``(overlap or lcs hits, pred count, target count)`` of that target; the corpus value
+is the mean of item values (as rouge-score's aggregator).
+
+Parity: with tokenizer ``rouge-score`` (or ``rouge-score-stem``) the numbers equal
+Google's rouge-score package (``RougeScorer(..., use_stemmer=...)``, ``score_multi``
+for several targets). The default tokenizer is ``word``, which keeps non-ASCII text.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from rapidfuzz.distance import LCSseq
+
+from assay.metrics.base import MetricSpec, Param, Settings, Stats
+from assay.metrics.ngrams import check_positive_number, clipped_matches, ngram_counts
+
+_MEASURES = {"f": "f", "fmeasure": "f", "p": "p", "precision": "p", "r": "r", "recall": "r"}
+
+
+def check_measure(value: Any) -> str:
+    """Validate ``measure``: ``f``, ``p`` or ``r`` (long names accepted)."""
+    if not isinstance(value, str) or value not in _MEASURES:
+        raise ValueError("expected 'f', 'p' or 'r' (or fmeasure, precision, recall)")
+    return _MEASURES[value]
+
+
+def f_beta(precision: float, recall: float, beta: float) -> float:
+    """``(1 + β²) P R / (β² P + R)``; 0 when ``P + R`` is 0."""
+    if precision + recall <= 0:
+        return 0.0
+    b2 = beta * beta
+    return (1 + b2) * precision * recall / (b2 * precision + recall)
+
+
+def prf(hits: int, n_pred: int, n_target: int, beta: float) -> tuple[float, float, float]:
+    """Precision, recall and F from a hit count and the two sizes (sizes floored at 1)."""
+    p = hits / max(n_pred, 1)
+    r = hits / max(n_target, 1)
+    return p, r, f_beta(p, r, beta)
+
+
+def _as_code_points(a: Sequence[str], b: Sequence[str]) -> tuple[str, str]:
+    vocab = {
+        tok: chr(i if i < 0xD800 else i + 0x800) for i, tok in enumerate(dict.fromkeys([*a, *b]))
+    }
+    return "".join(map(vocab.__getitem__, a)), "".join(map(vocab.__getitem__, b))
+
+
+def lcs_length(a: Sequence[str], b: Sequence[str]) -> int:
+    """Length of the longest common subsequence of two token sequences (rapidfuzz)."""
+    if not a or not b:
+        return 0
+    sa, sb = _as_code_points(a, b)
+    return int(LCSseq.similarity(sa, sb))
+
+
+def token_positions(can: Sequence[str]) -> dict[str, int]:
+    """For each token of ``can``, the bit mask of the positions where it occurs."""
+    positions: dict[str, int] = {}
+    for j, tok in enumerate(can):
+        positions[tok] = positions.get(tok, 0) | (1 << j)
+    return positions
+
+
+def lcs_rows(ref: Sequence[str], can: Sequence[str], positions: dict[str, int]) -> list[int]:
+    """Bit-parallel LCS rows (Hyyrö 2004), one integer per prefix of ``ref``.
+
+    Bit ``j`` of row ``i`` is set when ``LCS(ref[:i], can[:j+1])`` exceeds
+    ``LCS(ref[:i], can[:j])``, so ``LCS(ref[:i], can[:j])`` is the popcount of the
+    low ``j`` bits of row ``i``. ``positions`` is :func:`token_positions` of ``can``.
+    """
+    mask = (1 << len(can)) - 1
+    get = positions.get
+    v = mask
+    rows = [0]
+    for tok in ref:
+        u = v & get(tok, 0)
+        v = ((v + u) | (v - u)) & mask
+        rows.append(~v & mask)
+    return rows
+
+
+def lcs_indices(
+    ref: Sequence[str], can: Sequence[str], positions: dict[str, int] | None = None
+) -> list[int]:
+    """Positions in ``ref`` of one LCS, chosen by rouge-score's backtracking rule."""
+    rows = lcs_rows(ref, can, token_positions(can) if positions is None else positions)
+    i, j = len(ref), len(can)
+    left = rows[i].bit_count()  # LCS elements still to find
+    out: list[int] = []
+    while left and i > 0 and j > 0:
+        if ref[i - 1] == can[j - 1]:
+            out.append(i - 1)
+            i -= 1
+            j -= 1
+            left -= 1
+        elif (rows[i] & ((1 << (j - 1)) - 1)).bit_count() > (
+            rows[i - 1] & ((1 << j) - 1)
+        ).bit_count():
+            j -= 1
+        else:
+            i -= 1
+    out.reverse()
+    return out
+
+
+def summary_lcs_hits(ref_sents: Sequence[Sequence[str]], can_sents: Sequence[Sequence[str]]) -> int:
+    """Union-LCS hits of ROUGE-Lsum with ROUGE 1.5.5's per-token clipping."""
+    ref_left = Counter(t for s in ref_sents for t in s)
+    can_left = Counter(t for s in can_sents for t in s)
+    hits = 0
+    cans = [(can, token_positions(can)) for can in can_sents if can]
+    for ref in ref_sents:
+        union: set[int] = set()
+        for can, positions in cans:
+            union.update(lcs_indices(ref, can, positions))
+        for index in sorted(union):
+            tok = ref[index]
+            if can_left[tok] > 0 and ref_left[tok] > 0:
+                hits += 1
+                can_left[tok] -= 1
+                ref_left[tok] -= 1
+    return hits
+
+
+def _tokens(text: str, s: Settings) -> list[str]:
+    return s.tokenize(s.normalize(text))
+
+
+def _sentences(text: str, s: Settings) -> list[list[str]]:
+    return [s.tokenize(line) for line in s.normalize(text).split("\n") if line]
+
+
+PairStats = Callable[[str, str, Settings], Stats]
+
+
+def _rouge_n(n: int) -> PairStats:
+    def pair(prediction: str, target: str, s: Settings) -> Stats:
+        pred, ref = ngram_counts(_tokens(prediction, s), n), ngram_counts(_tokens(target, s), n)
+        return (clipped_matches(pred, ref), sum(pred.values()), sum(ref.values()))
+
+    return pair
+
+
+def _rouge_l(prediction: str, target: str, s: Settings) -> Stats:
+    pred, ref = _tokens(prediction, s), _tokens(target, s)
+    if not pred or not ref:
+        return (0, len(pred), len(ref))
+    return (lcs_length(pred, ref), len(pred), len(ref))
+
+
+def _rouge_lsum(prediction: str, target: str, s: Settings) -> Stats:
+    pred, ref = _sentences(prediction, s), _sentences(target, s)
+    n_pred, n_ref = sum(map(len, pred)), sum(map(len, ref))
+    if not n_pred or not n_ref:
+        return (0, n_pred, n_ref)
+    return (summary_lcs_hits(ref, pred), n_pred, n_ref)
+
+
+def _value(stats: Sequence[int], s: Settings) -> float:
+    p, r, f = prf(stats[0], stats[1], stats[2], s.params["beta"])
+    return {"p": p, "r": r, "f": f}[s.params["measure"]]
+
+
+def _best_target(pair: PairStats) -> Callable[[str, Sequence[str], Settings], Stats]:
+    def stats(prediction: str, targets: Sequence[str], s: Settings) -> Stats:
+        best: Stats = ()
+        best_f = -1.0
+        for target in targets:
+            row = pair(prediction, target, s)
+            f = prf(row[0], row[1], row[2], s.params["beta"])[2]
+            if f > best_f:
+                best, best_f = row, f
+        return best
+
+    return stats
+
+
+def _score(stats_fn: Callable[[str, Sequence[str], Settings], Stats]) -> Callable[..., float]:
+    def score(prediction: str, targets: Sequence[str], s: Settings) -> float:
+        return _value(stats_fn(prediction, targets, s), s)
+
+    return score
+
+
+def _names(params: Mapping[str, Any]) -> tuple[str, ...]:
+    return ("hits", "pred_count", "target_count")
+
+
+_PARAMS = (
+    Param("measure", "f", "measure", check_measure, "f, p or r"),
+    Param("beta", 1.0, "beta", check_positive_number, "recall weight β of the F-measure"),
+)
+_EDGES = {
+    "empty prediction": "0",
+    "empty target": "0",
+    "both empty": "0 (as rouge-score)",
+    "whitespace-only": "no tokens: same as empty",
+    "punctuation-only": "no word tokens: same as empty",
+    "no shared tokens": "0",
+    "exact match": "1",
+    "repeated tokens": "counted with multiplicity, clipped",
+}
+
+
+def _spec(name: str, pair: PairStats, description: str, citation: str) -> MetricSpec:
+    stats = _best_target(pair)
+    return MetricSpec(
+        name=name,
+        fn=_score(stats),
+        description=description,
+        citation=citation,
+        family="ngram",
+        tokenizer="word",
+        normalizer="none",
+        multi="native",
+        params=_PARAMS,
+        edge_cases=_EDGES,
+        stats_fn=stats,
+        stats_names=_names,
+        reduce_fn=_value,
+    )
+
+
+METRICS = (
+    _spec("rouge_1", _rouge_n(1), "ROUGE-1 unigram overlap (F by default)", "Lin 2004, ROUGE-N"),
+    _spec("rouge_2", _rouge_n(2), "ROUGE-2 bigram overlap (F by default)", "Lin 2004, ROUGE-N"),
+    _spec("rouge_l", _rouge_l, "ROUGE-L longest common subsequence", "Lin 2004, ROUGE-L"),
+    _spec(
+        "rouge_lsum",
+        _rouge_lsum,
+        "ROUGE-Lsum summary-level union LCS over newline-split sentences",
+        "Lin 2004 §3.2, summary-level LCS (ROUGE-Lsum)",
+    ),
+)
