@@ -22,6 +22,7 @@ import re
 import sys
 import tempfile
 import time
+import tracemalloc
 from pathlib import Path
 
 from assay.evaluation.runs import SystemInput, evaluate
@@ -215,6 +216,32 @@ def baseline(gold_path: Path, files: list[Path]) -> dict[str, list[tuple[float, 
     return out
 
 
+def peak_memory_mb(gold_path: Path, prediction_file: Path) -> float:
+    """Peak Python heap (tracemalloc) while evaluating one system."""
+    tracemalloc.start()
+    evaluate([gold_path], [SystemInput("s", (str(prediction_file),))], profile="xldocbench")
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return peak / 2**20
+
+
+def memory_check(gold_path: Path, prediction_file: Path, padding_rows: int) -> bool:
+    """Memory must not grow with the prediction file: pad it with rows of unknown ids."""
+    big = prediction_file.with_name("padded.jsonl")
+    with big.open("w", encoding="utf-8") as out:
+        out.write(prediction_file.read_text("utf-8"))
+        filler = "lorem ipsum " * 200
+        for i in range(padding_rows):
+            out.write(json.dumps({"question_id": f"pad-{i}", "prediction": filler}) + "\n")
+    small_mb, big_mb = peak_memory_mb(gold_path, prediction_file), peak_memory_mb(gold_path, big)
+    size_mb, own_mb = big.stat().st_size / 2**20, prediction_file.stat().st_size / 2**20
+    print(
+        f"peak heap, one system: {small_mb:.1f} MB with its {own_mb:.1f} MB "
+        f"file; {big_mb:.1f} MB with a {size_mb:.0f} MB file ({padding_rows} extra rows)"
+    )
+    return big_mb < small_mb + size_mb / 10
+
+
 def main() -> None:
     seed = 1345
     with tempfile.TemporaryDirectory() as tmp:
@@ -233,6 +260,7 @@ def main() -> None:
         start = time.perf_counter()
         evaluate([gold_path], systems, profile="assay", duplicate_policy="last-wins")
         assay_profile_time = time.perf_counter() - start
+        streamed = memory_check(gold_path, files[0], padding_rows=20_000)
     mismatches = sum(
         (q.accuracy, q.token_f1, q.anls) != exp
         for s in result.systems
@@ -251,8 +279,9 @@ def main() -> None:
     print(f"pure-Python baseline (DP Levenshtein): {base_time:.3f} s")
     print(f"speed-up: {base_time / assay_time:.1f}x")
     print(f"per-question mismatches vs baseline: {mismatches}")
-    ok = assay_time < 1.0 and base_time / assay_time >= 10 and mismatches == 0
-    print("targets (< 1 s, >= 10x, identical numbers):", "MET" if ok else "NOT MET")
+    print("memory does not grow with the prediction file:", "MET" if streamed else "NOT MET")
+    ok = assay_time < 1.0 and base_time / assay_time >= 10 and mismatches == 0 and streamed
+    print("targets (< 1 s, >= 10x, identical numbers, streaming):", "MET" if ok else "NOT MET")
     sys.exit(0 if ok else 1)
 
 
