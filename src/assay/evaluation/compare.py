@@ -16,7 +16,9 @@ fingerprint and profile, and the statistics:
 * all pairs on the ranking metric (``--metric``): paired mean difference with SE,
   t interval, correlation and minimum detectable difference (alpha 0.05, 80 %
   power), a paired approximate-randomisation (default) or bootstrap p-value with
-  its seed and trial count, Holm-adjusted p-values, McNemar's exact test when
+  its seed and trial count (ties with the observed difference count towards p:
+  with 0/1 scores sacrebleu's strict ``>`` would call a single discordant item
+  significant), Holm-adjusted p-values, McNemar's exact test when
   both systems' scores are 0/1, and tie groups (Holm-adjusted ``p <= alpha``
   against the next-better system starts a new group).
 
@@ -52,6 +54,9 @@ class CompareOptions:
         seed: seed of every random procedure.
         alpha: family-wise significance level (Holm, tie groups).
         confidence: interval coverage.
+        ties_count: count resampled statistics ``>=`` the observed one (default; the
+            valid rule for 0/1 scores, where ties are common). ``False`` gives
+            sacrebleu's strict ``>``.
     """
 
     metric: str = "accuracy"
@@ -60,6 +65,7 @@ class CompareOptions:
     seed: int = 12345
     alpha: float = 0.05
     confidence: float = 0.95
+    ties_count: bool = True
 
     def validate(self) -> None:
         """Raise :class:`InvalidOptionError` for an unknown metric or test."""
@@ -208,7 +214,7 @@ def comparison(systems: Sequence[SystemResult], options: CompareOptions) -> dict
     order, values = _paired_values(systems, options.metric)
     compared = compare_systems(
         values, method=options.method, n_resamples=options.n_resamples,
-        seed=options.seed, alpha=options.alpha,
+        seed=options.seed, alpha=options.alpha, ties_count=options.ties_count,
     )  # fmt: skip
     pairs = []
     for pair in compared.pairs:
@@ -250,6 +256,8 @@ def statistics_settings(options: CompareOptions, clustered: bool) -> dict[str, A
         "se_method": "clustered" if clustered else "iid",
         "rate_interval": "wilson (accuracy, when every score is 0 or 1)",
         "paired_test": options.method,
+        "p_value": "(count + 1) / (trials + 1), count = resampled |difference| "
+        + (">= observed (ties count)" if options.ties_count else "> observed (sacrebleu)"),
         "multiple_comparisons": "holm",
         "tie_groups": "Holm-adjusted p <= alpha against the next-better system starts a new group",
     }
