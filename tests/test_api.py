@@ -9,6 +9,9 @@ import assay
 from assay.metrics.registry import REGISTRY
 
 PUBLIC = [
+    "CompareOptions",
+    "result_document",
+    "diff_reports",
     "evaluate",
     "SystemInput",
     "EvaluationResult",

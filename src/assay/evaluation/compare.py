@@ -28,6 +28,7 @@ Paired statistics use the questions every system evaluated (all of them unless
 
 from __future__ import annotations
 
+import json
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -285,7 +286,7 @@ def result_document(
     ranked = []
     for rank, name in enumerate(compared["systems"], start=1):
         ranked.append({**entries[name], "rank": rank, "tie_group": groups[name]})
-    return {
+    document = {
         "kind": RESULT_KIND,
         "result_version": RESULT_VERSION,
         **result.provenance(),
@@ -297,3 +298,7 @@ def result_document(
         "items": _items(result.systems),
         "structured": structured,
     }
+    # The canonical (saved) form: sorted keys, lists for tuples. Renderers given this
+    # dict or the same document re-read from disk produce the same bytes.
+    canonical: dict[str, Any] = json.loads(json.dumps(document, sort_keys=True))
+    return canonical

@@ -10,7 +10,8 @@ record them) is listed in ``definition.changes`` and ``definition.same`` is fals
 — and only then, per system (matched by name; two single-system reports match
 each other), per question and per metric: flips between pass and fail (a score
 ``>= pass_threshold`` passes; 0.5 by default, which for 0/1 accuracy means
-correct), score deltas, and items present in only one report.
+correct), score deltas (differences up to 1e-6, the 6-decimal rounding of
+``report.json``, are not changes), and items present in only one report.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from assay.errors import InvalidInputError
 
 METRICS = ("accuracy", "token_f1", "anls")
 SINGLE = "(single system)"
+#: Score differences up to this size are not changes: report.json rounds to 6 decimals.
+TOLERANCE = 1e-6
 
 
 def _provenance(document: dict[str, Any]) -> dict[str, Any]:
@@ -87,7 +90,7 @@ def _metric_diff(
     to_fail, to_pass, changed = [], [], []
     for qid in shared:
         x, y = float(old[qid][metric]), float(new[qid][metric])
-        if x != y:
+        if abs(y - x) > TOLERANCE:
             changed.append({"question_id": qid, "old": x, "new": y, "delta": y - x})
         if x >= threshold > y:
             to_fail.append(qid)

@@ -37,7 +37,7 @@ def system_lines(entry: dict[str, Any]) -> list[str]:
     ]
     for metric, m in entry["metrics"].items():
         delta = m["mean_delta"]
-        shown = "n/a" if delta is None else f"{delta:+.6f}"
+        shown = "n/a" if delta is None else f"{delta:+.6f}".replace("-0.000000", "+0.000000")
         lines.append(
             f"  {metric}: mean {format_number(m['mean_old'], 6)} -> "
             f"{format_number(m['mean_new'], 6)} ({shown}); {len(m['changed'])} changed; "

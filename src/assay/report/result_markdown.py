@@ -18,6 +18,8 @@ from assay.report.markdown import (
 )
 
 METRIC_TITLES = {"accuracy": "accuracy", "token_f1": "token F1", "anls": "ANLS"}
+CROSS_ROWS = ("format_pass", "format_fail", "unscorable", "empty")
+CROSS_COLUMNS = ("all_supported", "not_all_supported", "format_pass", "format_fail")
 SLICE_DIMENSIONS = (
     "domain",
     "difficulty",
@@ -165,12 +167,14 @@ def render_structured_markdown(report: dict[str, Any], level: int = 1) -> str:
 
 def cross_tab_cells(cross: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     """Headers and cells of the format × fact cross-tab (blank where a row has no column)."""
-    columns: list[str] = []
+    columns: list[str] = [c for c in CROSS_COLUMNS if any(c in r for r in cross["rows"].values())]
     for row in cross["rows"].values():
-        columns += [c for c in row if c != "total" and c not in columns]
+        columns += sorted(c for c in row if c != "total" and c not in columns)
+    names = [n for n in CROSS_ROWS if n in cross["rows"]]
+    names += sorted(n for n in cross["rows"] if n not in names)
     rows = [
         [name, *(str(row[c]) if c in row else "" for c in columns), str(row["total"])]
-        for name, row in cross["rows"].items()
+        for name, row in ((n, cross["rows"][n]) for n in names)
     ]
     rows.append(["total", *([""] * len(columns)), str(cross["total"])])
     return ["row", *(c.replace("_", " ") for c in columns), "total"], rows
