@@ -174,3 +174,28 @@ def test_demo_reports_byte_identical(tmp_path: Path, capsys: pytest.CaptureFixtu
     saved = str(tmp_path / "a" / "assay-result.json")
     assert run("report", saved, "--format", "html", "--output", str(again)) == 0
     assert again.read_bytes() == (tmp_path / "a" / "report.html").read_bytes()
+
+
+def test_structured_report_rerenders(tmp_path: Path) -> None:
+    from assay.structured.example import bundled_example_paths
+
+    with bundled_example_paths() as paths:
+        saved = tmp_path / "s.json"
+        code = run(
+            "structured", "--items", str(paths.items), "--schema", str(paths.schema),
+            "--references", str(paths.references), "--output", str(saved),
+        )  # fmt: skip
+    assert code == 0
+    for fmt in ("md", "html", "csv"):
+        assert (
+            run("report", str(saved), "--format", fmt, "--output", str(tmp_path / f"s.{fmt}")) == 0
+        )
+    html = (tmp_path / "s.html").read_text("utf-8")
+    assert html.count("<svg") == 2 and 'id="plot-crosstab"' in html
+    assert "| format compliance rate | 0.367 | [0.219, 0.545] | 11/30 |" in (
+        tmp_path / "s.md"
+    ).read_text("utf-8")
+    import csv
+
+    with open(tmp_path / "s.csv", encoding="utf-8", newline="") as handle:
+        assert len(list(csv.reader(handle))) == 1 + 30

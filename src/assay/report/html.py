@@ -9,6 +9,7 @@ page footer outside the scored content.
 
 from __future__ import annotations
 
+import math
 from importlib import resources
 from typing import Any
 
@@ -150,6 +151,7 @@ def structured_plots(report: dict[str, Any]) -> list[dict[str, str]]:
         for why, n in report["fact"]["unscorable_reasons"].items()
     ]
     peak = max([v[0] or 0.0 for _, v in reasons] + [1.0])
+    peak = 5.0 * math.ceil(peak / 5.0)  # integer axis ticks
     total = report["identity"]["total"]
     reason_svg = svg.grouped_bars(reasons, ["items"], "Reasons", hi=peak, value_format="{:.0f}")
     headers, rows = cross_tab_cells(report["cross_tab"])

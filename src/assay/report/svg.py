@@ -17,6 +17,11 @@ LABEL_WIDTH = 170.0
 PLOT_WIDTH = 420.0
 
 
+def label_width(labels: Sequence[str]) -> float:
+    """Room for the longest row label (about 6.5 px per character at 11 px), at least 170."""
+    return max(LABEL_WIDTH, 6.5 * max((len(label) for label in labels), default=0) + 16)
+
+
 def colour(index: int) -> str:
     """The series colour at ``index`` (cycles)."""
     return PALETTE[index % len(PALETTE)]
@@ -72,16 +77,17 @@ def dot_whisker(
     row_h, top = 26.0, 10.0
     height = top + row_h * len(rows) + 30
     scale = PLOT_WIDTH / (hi - lo)
+    left = label_width([row[0] for row in rows])
 
     def x_of(value: float) -> float:
-        return LABEL_WIDTH + (min(max(value, lo), hi) - lo) * scale
+        return left + (min(max(value, lo), hi) - lo) * scale
 
     body: list[str] = []
     for index, (name, mean, lower, upper) in enumerate(rows):
         y = top + row_h * index + row_h / 2
-        body.append(_text(LABEL_WIDTH - 8, y + 4, name, "end"))
+        body.append(_text(left - 8, y + 4, name, "end"))
         if mean is None:
-            body.append(_text(LABEL_WIDTH + 4, y + 4, "empty"))
+            body.append(_text(left + 4, y + 4, "empty"))
             continue
         if lower is not None and upper is not None:
             body.append(
@@ -89,9 +95,9 @@ def dot_whisker(
                 f'y2="{_f(y)}" stroke="{colour(index)}" stroke-width="2"/>'
             )
         body.append(f'<circle cx="{_f(x_of(mean))}" cy="{_f(y)}" r="5" fill="{colour(index)}"/>')
-        body.append(_text(LABEL_WIDTH + PLOT_WIDTH + 8, y + 4, f"{mean:.3f}"))
-    body += _axis(LABEL_WIDTH, PLOT_WIDTH, top + row_h * len(rows) + 4, lo, hi)
-    return _svg(LABEL_WIDTH + PLOT_WIDTH + 60, height, label, body)
+        body.append(_text(left + PLOT_WIDTH + 8, y + 4, f"{mean:.3f}"))
+    body += _axis(left, PLOT_WIDTH, top + row_h * len(rows) + 4, lo, hi)
+    return _svg(left + PLOT_WIDTH + 60, height, label, body)
 
 
 def grouped_bars(
@@ -107,24 +113,25 @@ def grouped_bars(
     plot_h = group_h * len(categories)
     height = top + plot_h + 30 + 16 * len(series)
     scale = PLOT_WIDTH / hi if hi > 0 else 0.0
+    left = label_width([name for name, _ in categories])
     body: list[str] = []
     for gi, (name, values) in enumerate(categories):
         y0 = top + gi * group_h
-        body.append(_text(LABEL_WIDTH - 8, y0 + group_h / 2, name, "end"))
+        body.append(_text(left - 8, y0 + group_h / 2, name, "end"))
         for si, value in enumerate(values):
             y = y0 + si * bar_h
             if value is None:
-                body.append(_text(LABEL_WIDTH + 4, y + bar_h - 2, "empty", extra=' fill="#888"'))
+                body.append(_text(left + 4, y + bar_h - 2, "empty", extra=' fill="#888"'))
                 continue
             w = max(value, 0.0) * scale
             body.append(
-                f'<rect x="{_f(LABEL_WIDTH)}" y="{_f(y)}" width="{_f(w)}" '
+                f'<rect x="{_f(left)}" y="{_f(y)}" width="{_f(w)}" '
                 f'height="{_f(bar_h - 2)}" fill="{colour(si)}"/>'
             )
-            body.append(_text(LABEL_WIDTH + w + 4, y + bar_h - 3, value_format.format(value)))
-    body += _axis(LABEL_WIDTH, PLOT_WIDTH, top + plot_h, 0.0, hi)
-    body += _legend(series, LABEL_WIDTH, top + plot_h + 38)
-    return _svg(LABEL_WIDTH + PLOT_WIDTH + 60, height, label, body)
+            body.append(_text(left + w + 4, y + bar_h - 3, value_format.format(value)))
+    body += _axis(left, PLOT_WIDTH, top + plot_h, 0.0, hi)
+    body += _legend(series, left, top + plot_h + 38)
+    return _svg(left + PLOT_WIDTH + 60, height, label, body)
 
 
 def heatmap(
