@@ -79,6 +79,28 @@ def pairwise_matrix(document: dict[str, Any]) -> Table:
     return table
 
 
+def accounting_table(document: dict[str, Any]) -> Table:
+    """The accounting identity per system: total = sum of the buckets."""
+    from rich.table import Table
+
+    buckets = list(document["systems"][0]["accounting"]["buckets"]) if document["systems"] else []
+    table = Table(title="Accounting: total = " + " + ".join(buckets))
+    table.add_column("system")
+    table.add_column("total", justify="right")
+    for name in buckets:
+        table.add_column(name, justify="right")
+    table.add_column("holds")
+    for system in document["systems"]:
+        accounting = system["accounting"]
+        table.add_row(
+            system["system"],
+            str(accounting["total"]),
+            *(str(accounting["buckets"].get(name, 0)) for name in buckets),
+            "yes" if accounting["holds"] else "NO",
+        )
+    return table
+
+
 def slice_table(document: dict[str, Any], dimension: str) -> Table:
     """Ranking metric per label of one dimension, one column per system."""
     from rich.table import Table
@@ -117,10 +139,7 @@ def print_result(
             f"{pair['a']} vs {pair['b']}: minimum detectable difference {format_number(mdd)}",
             highlight=False,
         )
-    for system in document["systems"]:
-        accounting = system["accounting"]
-        holds = "holds" if accounting["holds"] else "DOES NOT HOLD"
-        console.print(f"{system['system']}: {accounting['equation']} ({holds})", highlight=False)
+    console.print(accounting_table(document))
     for dimension in dimensions:
         console.print(slice_table(document, dimension))
     console.print(f"statistics: {document['statistics']['mean_interval']}", highlight=False)
