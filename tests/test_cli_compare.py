@@ -199,3 +199,31 @@ def test_structured_report_rerenders(tmp_path: Path) -> None:
 
     with open(tmp_path / "s.csv", encoding="utf-8", newline="") as handle:
         assert len(list(csv.reader(handle))) == 1 + 30
+
+
+def test_report_and_compare_accept_release_report_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from assay.stats import mean_interval, wilson_interval
+
+    write_predictions(tmp_path / "pred")
+    released = tmp_path / "report.json"
+    code = run(
+        "eval", "--data-dir", str(GOLD_DIR), "--predictions", str(tmp_path / "pred"),
+        "--trials", "100", "--output", str(released),
+    )  # fmt: skip
+    assert code == 0
+    shutil.rmtree(tmp_path / "pred")
+    md = tmp_path / "r.md"
+    assert run("report", str(released), "--format", "md", "--output", str(md)) == 0
+    text = md.read_text("utf-8")
+    # no document ids in report.json: iid SE; alpha's accuracy [1,1,1,1,1,0]
+    alpha = mean_interval([1, 1, 1, 1, 1, 0])
+    assert f"| alpha | 0.833 | [{alpha.lower:.3f}, {alpha.upper:.3f}] | 5/6 |" in text
+    assert "standard error iid" in text
+    html = tmp_path / "r.html"
+    assert run("report", str(released), "--format", "html", "--output", str(html)) == 0
+    capsys.readouterr()
+    assert run("compare", str(released), "--trials", "200") == 0
+    rate = wilson_interval(3, 6)
+    assert f"3/6 [{rate.lower:.3f}, {rate.upper:.3f}]" in capsys.readouterr().out

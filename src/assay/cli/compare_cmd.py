@@ -34,15 +34,17 @@ def compare_command(
 ) -> None:
     """Compare systems on the same questions: intervals, paired tests, tie groups.
 
-    Takes the same inputs as `assay eval`, or one saved result JSON
-    (`assay compare assay-result.json`) whose statistics are re-rendered as saved.
+    Takes the same inputs as `assay eval`, or one saved JSON: an assay result
+    (`assay compare assay-result.json`, statistics shown as saved) or a report.json
+    with per-question rows (statistics computed from its saved scores).
     """
     from assay.report.result_terminal import print_result
 
     if len(more_gold_files) == 1 and not gold_files and more_gold_files[0].suffix == ".json":
         from assay.report.result_json import load_result
 
-        document = load_result(more_gold_files[0])
+        options = CompareOptions(metric=metric, method=method, n_resamples=trials, seed=seed)
+        document = load_result(more_gold_files[0], options)
         if document.get("kind") != "assay.result":
             raise click.UsageError(f"{more_gold_files[0]} is not a multi-system assay result")
     else:

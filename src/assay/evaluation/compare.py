@@ -269,6 +269,7 @@ def result_document(
     options: CompareOptions | None = None,
     *,
     structured: dict[str, Any] | None = None,
+    source: str = "evaluation",
 ) -> dict[str, Any]:
     """The full assay result document of a run (see the module docstring).
 
@@ -276,6 +277,7 @@ def result_document(
         result: an evaluation of one or more systems.
         options: statistics settings (defaults: accuracy, AR with 10000 trials, seed 12345).
         structured: an optional structured-output report dict to carry alongside.
+        source: where the per-item scores came from (recorded as ``source``).
     """
     options = options or CompareOptions()
     options.validate()
@@ -291,6 +293,7 @@ def result_document(
         "result_version": RESULT_VERSION,
         **result.provenance(),
         "metrics": list(METRICS),
+        "source": source,
         "statistics": statistics_settings(options, clustered),
         "systems": ranked,
         "comparison": compared,

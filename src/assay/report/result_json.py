@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from assay.errors import InputFileError
+from assay.evaluation.compare import CompareOptions, result_document
+from assay.evaluation.from_report import is_release_report, result_from_report
 from assay.io.jsondoc import read_json
 
 RESULT_KIND = "assay.result"
@@ -42,20 +44,29 @@ def write_text(path: str | Path, text: str, option: str = "--output") -> Path:
     return target
 
 
-def load_result(path: str | Path) -> dict[str, Any]:
-    """Read a saved assay result (or structured) report for re-rendering.
+def load_result(path: str | Path, options: CompareOptions | None = None) -> dict[str, Any]:
+    """Read a saved report for re-rendering.
+
+    An assay result or structured report is returned as saved. A released
+    ``report.json`` (with per-question rows) becomes a result document: its
+    statistics are computed from the saved per-question scores with ``options``
+    (see :mod:`assay.evaluation.from_report`).
 
     Raises:
         InputFileError: unreadable, invalid JSON, or not a document ``assay report`` renders.
     """
     document = read_json(path)
     kind = document.get("kind") if isinstance(document, dict) else None
+    if kind is None and is_release_report(document):
+        result = result_from_report(document, str(path), Path(path).stem)
+        source = f"report.json ({Path(path).name}): statistics from its per-question scores"
+        return result_document(result, options, source=source)
     if kind not in RENDERABLE_KINDS:
         raise InputFileError(
             path,
             f"not an assay result document (kind {kind!r}; expected one of "
-            f"{', '.join(RENDERABLE_KINDS)}); write one with `assay compare --output` "
-            "or `assay eval --result-json`",
+            f"{', '.join(RENDERABLE_KINDS)}, nor a report.json with per_question rows); "
+            "write one with `assay compare --result-json` or `assay eval --result-json`",
             field="kind",
         )
     return dict(document)
