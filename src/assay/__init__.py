@@ -23,6 +23,8 @@ from assay.errors import (
     UnknownNormalizerError,
     UnknownTokenizerError,
 )
+from assay.evaluation.compare import CompareOptions, result_document
+from assay.evaluation.diff import diff_reports
 from assay.evaluation.runs import EvaluationResult, SystemInput, evaluate
 from assay.metrics.corpus import CorpusResult
 from assay.metrics.registry import get_metric, metric_names
@@ -38,6 +40,7 @@ from assay.text import normalize, tokenize
 __all__ = [
     "AccountingError",
     "AssayError",
+    "CompareOptions",
     "CorpusResult",
     "EvaluationResult",
     "InputFileError",
@@ -54,11 +57,13 @@ __all__ = [
     "UnknownTokenizerError",
     "__version__",
     "bind",
+    "diff_reports",
     "evaluate",
     "get_metric",
     "load_contract",
     "metric_names",
     "normalize",
+    "result_document",
     "score",
     "score_corpus",
     "score_structured",

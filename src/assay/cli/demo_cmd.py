@@ -9,7 +9,8 @@ from pathlib import Path
 
 import click
 
-from assay.cli.eval_cmd import progress_bar
+from assay.cli.eval_cmd import progress_bar, write_comparison_files
+from assay.evaluation.benchmark import DIMENSIONS
 from assay.evaluation.runs import SystemInput, evaluate
 
 
@@ -48,9 +49,16 @@ def copy_release(source: Path, target: Path, fingerprint: str) -> Path:
     help="Scoring profile.",
 )
 def demo_command(out_dir: Path, profile: str) -> None:
-    """Evaluate the bundled sample benchmark for all bundled systems and write the reports."""
+    """Evaluate the bundled sample benchmark for all bundled systems and write the reports.
+
+    Besides the release files it writes ``assay-result.json`` (the full result with
+    statistics and the bundled structured-output example), ``report.html`` and
+    ``report.md``.
+    """
+    from assay.evaluation.compare import result_document
     from assay.report.files import write_outputs
-    from assay.report.terminal import print_run
+    from assay.report.result_terminal import print_result
+    from assay.structured.example import score_bundled_example
 
     source = sample_dir()
     files = sorted((source / "predictions").glob("*.jsonl"))
@@ -58,7 +66,9 @@ def demo_command(out_dir: Path, profile: str) -> None:
     gold = [source / "qa_single_doc.jsonl", source / "qa_cross_doc.jsonl"]
     with progress_bar(len(systems)) as progress:
         result = evaluate(gold, systems, profile=profile, progress=progress)
-    print_run(result)
+    structured = score_bundled_example().to_dict()
+    document = result_document(result, structured=structured)
+    print_result(document, dimensions=DIMENSIONS)
     written = write_outputs(
         result,
         output=out_dir / "report.json",
@@ -66,7 +76,12 @@ def demo_command(out_dir: Path, profile: str) -> None:
         results_dir=out_dir / "results",
     )
     manifest = copy_release(source, out_dir, result.fingerprint)
+    reports = write_comparison_files(
+        document, out_dir / "assay-result.json", out_dir / "report.html", out_dir / "report.md"
+    )
     click.echo(f"\nFiles written to {out_dir}/ :")
-    for path in [*written.paths, manifest]:
+    for path in [*written.paths, manifest, *reports]:
         click.echo(f"  {path}")
+    click.echo(f"HTML report: {out_dir / 'report.html'}")
+    click.echo(f"Markdown report: {out_dir / 'report.md'}")
     click.echo(f"Check the release with: assay check {out_dir} --profile {profile}")

@@ -6,12 +6,19 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import click
 
+from assay.cli.options import input_options, stats_options
 from assay.errors import InvalidOptionError
-from assay.evaluation.profiles import DUPLICATE_POLICIES, PROFILES
-from assay.evaluation.runs import SystemInput, default_gold_files, evaluate
+from assay.evaluation.compare import CompareOptions, result_document
+from assay.evaluation.runs import (
+    EvaluationResult,
+    SystemInput,
+    default_gold_files,
+    evaluate,
+)
 
 PREDICTION_SUFFIXES = (".jsonl", ".json")
 
@@ -54,33 +61,7 @@ def progress_bar(total: int) -> Iterator[Callable[[str], None] | None]:
 
 
 @click.command("eval")
-@click.option(
-    "--predictions",
-    type=click.Path(path_type=Path),
-    multiple=True,
-    help="Prediction file, or a directory of them (repeatable; system = file stem).",
-)
-@click.option(
-    "--system",
-    "named",
-    multiple=True,
-    metavar="NAME=FILE",
-    help="A prediction file under an explicit system name (repeatable).",
-)
-@click.option(
-    "--gold-files",
-    type=click.Path(path_type=Path),
-    multiple=True,
-    help="Gold JSONL file(s): --gold-files A.jsonl B.jsonl.",
-)
-@click.argument("more_gold_files", nargs=-1, type=click.Path(path_type=Path))
-@click.option(
-    "--data-dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    help="Use DIR/qa_single_doc.jsonl and DIR/qa_cross_doc.jsonl as gold.",
-)
-@click.option("--prediction-field", default=None, help="Read the prediction text from this field.")
-@click.option("--ignore-missing", is_flag=True, help="Skip questions without a prediction.")
+@input_options
 @click.option(
     "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write the JSON report here."
 )
@@ -91,24 +72,11 @@ def progress_bar(total: int) -> Iterator[Callable[[str], None] | None]:
 )
 @click.option("--no-per-question-json", is_flag=True, help="Leave per_question out of the JSON.")
 @click.option(
-    "--profile",
-    type=click.Choice(sorted(PROFILES)),
-    default="assay",
-    show_default=True,
-    help="xldocbench: the released evaluator bit-for-bit; assay: traps fixed.",
-)
-@click.option(
-    "--duplicates",
-    type=click.Choice(DUPLICATE_POLICIES),
-    default=None,
-    help="Duplicate prediction ids: keep the later row, or reject the file "
-    "(default: the profile's policy).",
-)
-@click.option(
     "--results-dir",
     type=click.Path(file_okay=False, path_type=Path),
     help="Write results/scores.jsonl and results/summary.json under DIR.",
 )
+@stats_options
 def eval_command(
     predictions: tuple[Path, ...],
     named: tuple[str, ...],
@@ -117,17 +85,64 @@ def eval_command(
     data_dir: Path | None,
     prediction_field: str | None,
     ignore_missing: bool,
+    profile: str,
+    duplicates: str | None,
     output: Path | None,
     per_question_csv: Path | None,
     no_per_question_json: bool,
-    profile: str,
-    duplicates: str | None,
     results_dir: Path | None,
+    metric: str,
+    method: str,
+    trials: int | None,
+    seed: int,
+    result_json: Path | None,
+    html_path: Path | None,
+    markdown_path: Path | None,
 ) -> None:
     """Score prediction files against a long-document QA benchmark's gold files."""
     from assay.report.files import write_outputs
-    from assay.report.terminal import accounting_line, print_run, provenance_lines, release_summary
+    from assay.report.terminal import accounting_line, provenance_lines, release_summary
 
+    result = run_evaluation(
+        predictions, named, gold_files, more_gold_files, data_dir,
+        prediction_field=prediction_field, ignore_missing=ignore_missing,
+        profile=profile, duplicates=duplicates,
+    )  # fmt: skip
+    written = write_outputs(
+        result,
+        output=output,
+        per_question_csv_path=per_question_csv,
+        per_question_json=not no_per_question_json,
+        results_dir=results_dir,
+    ).paths
+    options = CompareOptions(metric=metric, method=method, n_resamples=trials, seed=seed)
+    several = len(result.systems) > 1
+    document = None
+    if several or result_json or html_path or markdown_path:
+        document = result_document(result, options)
+        written += write_comparison_files(document, result_json, html_path, markdown_path)
+    if document is None or not several:
+        click.echo(release_summary(result.systems[0]))
+        if result.profile != "xldocbench":
+            click.echo(accounting_line(result.systems[0]))
+            click.echo("\n".join(provenance_lines(result)))
+    else:
+        from assay.report.result_terminal import print_result
+
+        print_result(document)
+    for path in written:
+        click.echo(f"wrote {path}")
+
+
+def run_evaluation(
+    predictions: tuple[Path, ...],
+    named: tuple[str, ...],
+    gold_files: tuple[Path, ...],
+    more_gold_files: tuple[Path, ...],
+    data_dir: Path | None,
+    **options: Any,
+) -> EvaluationResult:
+    """Resolve gold files and systems from the input options and evaluate them."""
     gold = list(gold_files) + list(more_gold_files)
     if more_gold_files and not gold_files:
         raise click.UsageError(f"unexpected argument(s) {[str(p) for p in more_gold_files]}")
@@ -135,28 +150,35 @@ def eval_command(
         gold = default_gold_files(data_dir if data_dir is not None else Path("."))
     systems = systems_from_options(predictions, named)
     with progress_bar(len(systems)) as progress:
-        result = evaluate(
+        return evaluate(
             gold,
             systems,
-            profile=profile,
-            prediction_field=prediction_field,
-            ignore_missing=ignore_missing,
-            duplicate_policy=duplicates,
+            profile=options["profile"],
+            prediction_field=options["prediction_field"],
+            ignore_missing=options["ignore_missing"],
+            duplicate_policy=options["duplicates"],
             progress=progress,
         )
-    written = write_outputs(
-        result,
-        output=output,
-        per_question_csv_path=per_question_csv,
-        per_question_json=not no_per_question_json,
-        results_dir=results_dir,
-    )
-    if len(result.systems) == 1:
-        click.echo(release_summary(result.systems[0]))
-        if result.profile != "xldocbench":
-            click.echo(accounting_line(result.systems[0]))
-            click.echo("\n".join(provenance_lines(result)))
-    else:
-        print_run(result, dimensions=("split",))
-    for path in written.paths:
-        click.echo(f"wrote {path}")
+
+
+def write_comparison_files(
+    document: dict[str, Any],
+    result_json: Path | None,
+    html_path: Path | None,
+    markdown_path: Path | None,
+) -> list[Path]:
+    """Write the result JSON, HTML and Markdown that were asked for; return their paths."""
+    from assay.report.result_json import dumps_result, write_text
+
+    written = []
+    if result_json is not None:
+        written.append(write_text(result_json, dumps_result(document), "--result-json"))
+    if html_path is not None:
+        from assay.report.html import render_html
+
+        written.append(write_text(html_path, render_html(document), "--html"))
+    if markdown_path is not None:
+        from assay.report.result_markdown import render_result_markdown
+
+        written.append(write_text(markdown_path, render_result_markdown(document), "--markdown"))
+    return written

@@ -13,10 +13,13 @@ import click
 
 from assay._version import __version__
 from assay.cli.check_cmd import check_command
+from assay.cli.compare_cmd import compare_command
 from assay.cli.demo_cmd import demo_command
+from assay.cli.diff_cmd import diff_command
 from assay.cli.eval_cmd import eval_command
 from assay.cli.fingerprint_cmd import fingerprint_command
 from assay.cli.metric_cmds import metrics_command, score_command
+from assay.cli.report_cmd import report_command
 from assay.cli.structured_cmd import structured_command
 from assay.errors import (
     AssayError,
@@ -48,10 +51,13 @@ def cli() -> None:
 
 
 cli.add_command(check_command)
+cli.add_command(compare_command)
 cli.add_command(demo_command)
+cli.add_command(diff_command)
 cli.add_command(eval_command)
 cli.add_command(fingerprint_command)
 cli.add_command(metrics_command)
+cli.add_command(report_command)
 cli.add_command(score_command)
 cli.add_command(structured_command)
 

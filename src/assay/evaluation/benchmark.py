@@ -62,7 +62,11 @@ class Aggregate:
 
 @dataclass(frozen=True, slots=True)
 class QuestionResult:
-    """One scored question: the scored text, the three numbers, its labels and bucket."""
+    """One scored question: the scored text, the three numbers, its labels and bucket.
+
+    ``documents`` are the gold question's document ids (the cluster key of clustered
+    standard errors); they are not part of the released per-question row.
+    """
 
     question_id: str
     prediction: str
@@ -81,6 +85,7 @@ class QuestionResult:
     answer_type: str
     bucket: str
     raw_prediction: str | None
+    documents: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """The released per-question row (unrounded), in the released key order."""
@@ -140,7 +145,7 @@ def _aggregate(accuracy: list[float], token_f1: list[float], anls: list[float]) 
     return Aggregate(n, sum(accuracy) / n, sum(token_f1) / n, sum(anls) / n)
 
 
-def _label_sets(q: QuestionResult) -> tuple[tuple[str, ...], ...]:
+def label_sets(q: QuestionResult) -> tuple[tuple[str, ...], ...]:
     """The labels of a question along each of :data:`DIMENSIONS`, in that order."""
     return (
         (q.split,), (q.domain,), (q.reasoning_type,), (q.answer_format,), (q.difficulty,),
@@ -154,7 +159,7 @@ def breakdowns(
     """Per-dimension, per-label aggregates with labels in plain string order."""
     groups: list[dict[str, tuple[list[float], list[float], list[float]]]] = [{} for _ in DIMENSIONS]
     for q in questions:
-        for group, labels in zip(groups, _label_sets(q), strict=True):
+        for group, labels in zip(groups, label_sets(q), strict=True):
             for name in labels:
                 lists = group.get(name)
                 if lists is None:
@@ -184,6 +189,7 @@ def score_pair(profile: Profile, gold: Prepared, row: PredictionRow | None) -> Q
         scores.accuracy, scores.token_f1, scores.anls,
         q.split, q.domain, q.reasoning_type, q.difficulty, q.doc_type,
         q.evidence_sources, gold.kind, bucket, raw,
+        tuple(d.document_id for d in q.documents),
     )  # fmt: skip
 
 

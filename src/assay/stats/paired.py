@@ -17,6 +17,12 @@
   - *approximate randomisation*: a swap mask ``rng.integers(2, (T, n), dtype=bool)``
     (True keeps a's item in pseudo-system A); the count is ``#{j : |A_j - B_j| > delta}``;
   - ``p = (count + 1) / (trials + 1)`` (strict ``>``, as in sacrebleu and multeval).
+    With ``ties_count=True`` the count is ``>=`` instead (up to a relative float
+    tolerance of 1e-9): for discrete per-item scores (0/1 accuracy) many
+    resampled statistics *equal* the observed one, and the strict rule then
+    gives p = 1/(trials + 1) whenever one system wins every discordant item,
+    however few there are. Counting ties is the conservative Monte-Carlo
+    definition (Noreen 1989); :func:`compare_systems` exposes the choice.
 * :func:`mcnemar_exact` — exact two-sided McNemar test for 0/1 scores: with ``b``
   items only system a gets right and ``c`` only b, ``p = min(1, 2 * sum_{i <= min(b, c)}
   C(b + c, i) / 2^(b + c))``.
@@ -134,6 +140,8 @@ class PairedTestResult:
         confidence: nominal coverage of the bootstrap interval.
         status: ``"ok"``, ``"empty"`` or ``"not_available"``.
         reason: why numbers are missing, else ``None``.
+        count_rule: ``"greater"`` (sacrebleu: count statistics ``>`` the observed one) or
+            ``"greater_or_equal"`` (ties count, up to float noise).
     """
 
     method: str
@@ -150,6 +158,7 @@ class PairedTestResult:
     confidence: float
     status: str
     reason: str | None
+    count_rule: str = "greater"
 
     def to_dict(self) -> dict[str, Any]:
         """Return the canonical JSON form (sorted keys, seed and n_resamples included)."""
@@ -383,6 +392,7 @@ def _test_result(
     bounds: tuple[float | None, float | None] = (None, None),
     status: str = OK,
     reason: str | None = None,
+    count_rule: str = "greater",
 ) -> PairedTestResult:
     """Build a :class:`PairedTestResult` (p-value from ``count`` when given)."""
     score_a, score_b = scores
@@ -402,7 +412,19 @@ def _test_result(
         confidence=confidence,
         status=status,
         reason=reason,
+        count_rule=count_rule,
     )
+
+
+def _exceeding(values: FloatArray, observed: float, ties_count: bool) -> int:
+    """Count ``values > observed`` (or ``>=`` up to float noise when ties count)."""
+    if not ties_count:
+        return int(np.sum(values > observed))
+    return int(np.sum(values >= observed - 1e-9 * max(1.0, abs(observed))))
+
+
+def _rule(ties_count: bool) -> str:
+    return "greater_or_equal" if ties_count else "greater"
 
 
 def _early_result(
@@ -436,6 +458,7 @@ def paired_bootstrap(
     n_resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES,
     seed: int = DEFAULT_SEED,
     confidence: float = 0.95,
+    ties_count: bool = False,
 ) -> PairedTestResult:
     """Paired bootstrap test of ``score_a`` vs ``score_b`` (sacrebleu's definition).
 
@@ -446,6 +469,8 @@ def paired_bootstrap(
         n_resamples: bootstrap resamples.
         seed: seed of the NumPy Generator (recorded).
         confidence: coverage of the percentile interval of ``score_a - score_b``.
+        ties_count: count resamples ``>=`` the observed statistic (default ``>``,
+            as sacrebleu; see the module docstring).
 
     Returns:
         A :class:`PairedTestResult` with ``p = (count + 1) / (n_resamples + 1)``.
@@ -454,7 +479,10 @@ def paired_bootstrap(
     n_resamples = check_count(n_resamples, "n_resamples", minimum=2)
     seed = check_seed(seed)
     a, b, reduce = _paired_inputs(stats_a, stats_b, reducer)
-    common: dict[str, Any] = {"n_resamples": n_resamples, "seed": seed, "confidence": confidence}
+    common: dict[str, Any] = {
+        "n_resamples": n_resamples, "seed": seed, "confidence": confidence,
+        "count_rule": _rule(ties_count),
+    }  # fmt: skip
     early = _early_result("paired_bootstrap", a, b, reduce, **common)
     if early is not None:
         return early
@@ -462,7 +490,7 @@ def paired_bootstrap(
     boot_a, boot_b = resampled_scores([a, b], reduce, n_resamples, seed)
     _check_defined(np.concatenate([boot_a, boot_b]), "paired_bootstrap")
     sample_diffs = np.abs(boot_b - boot_a)
-    count = int(np.sum(sample_diffs - sample_diffs.mean() > abs(score_a - score_b)))
+    count = _exceeding(sample_diffs - sample_diffs.mean(), abs(score_a - score_b), ties_count)
     bounds = percentile_bounds(boot_a - boot_b, confidence)
     return _test_result(
         "paired_bootstrap",
@@ -481,6 +509,7 @@ def paired_approximate_randomization(
     *,
     n_trials: int = DEFAULT_AR_TRIALS,
     seed: int = DEFAULT_SEED,
+    ties_count: bool = False,
 ) -> PairedTestResult:
     """Paired approximate randomisation test (sacrebleu's definition and swap order).
 
@@ -490,6 +519,8 @@ def paired_approximate_randomization(
         reducer: vectorised map from summed statistics to scores (``None``: the mean).
         n_trials: randomisation trials (recorded as ``n_resamples``).
         seed: seed of the NumPy Generator (recorded).
+        ties_count: count trials ``>=`` the observed statistic (default ``>``, as
+            sacrebleu; see the module docstring).
 
     Returns:
         A :class:`PairedTestResult` with ``p = (count + 1) / (n_trials + 1)``.
@@ -497,13 +528,16 @@ def paired_approximate_randomization(
     n_trials = check_count(n_trials, "n_trials", minimum=1)
     seed = check_seed(seed)
     a, b, reduce = _paired_inputs(stats_a, stats_b, reducer)
-    common: dict[str, Any] = {"n_resamples": n_trials, "seed": seed, "confidence": 0.95}
+    common: dict[str, Any] = {
+        "n_resamples": n_trials, "seed": seed, "confidence": 0.95,
+        "count_rule": _rule(ties_count),
+    }  # fmt: skip
     early = _early_result("approximate_randomization", a, b, reduce, **common)
     if early is not None:
         return early
     score_a, score_b = _full_scores(a, b, reduce, "approximate_randomization")
     shuffled = _shuffled_differences(a, b, reduce, n_trials, seed)
-    count = int(np.sum(shuffled > abs(score_a - score_b)))
+    count = _exceeding(shuffled, abs(score_a - score_b), ties_count)
     return _test_result(
         "approximate_randomization", int(a.shape[0]), (score_a, score_b), count=count, **common
     )
@@ -715,12 +749,22 @@ def _rank(scores: Mapping[str, float | None], higher_is_better: bool) -> list[st
 
 
 def _run_test(
-    method: str, a: Any, b: Any, reducer: Reducer | None, n_resamples: int, seed: int
+    method: str,
+    a: Any,
+    b: Any,
+    reducer: Reducer | None,
+    n_resamples: int,
+    seed: int,
+    ties_count: bool = False,
 ) -> PairedTestResult:
     """Run the named paired test of ``a`` vs ``b``."""
     if method == "paired_bootstrap":
-        return paired_bootstrap(a, b, reducer, n_resamples=n_resamples, seed=seed)
-    return paired_approximate_randomization(a, b, reducer, n_trials=n_resamples, seed=seed)
+        return paired_bootstrap(
+            a, b, reducer, n_resamples=n_resamples, seed=seed, ties_count=ties_count
+        )
+    return paired_approximate_randomization(
+        a, b, reducer, n_trials=n_resamples, seed=seed, ties_count=ties_count
+    )
 
 
 def compare_systems(
@@ -732,6 +776,7 @@ def compare_systems(
     seed: int = DEFAULT_SEED,
     alpha: float = 0.05,
     higher_is_better: bool = True,
+    ties_count: bool = False,
 ) -> SystemComparison:
     """Compare every pair of systems scored on the same items and group ties.
 
@@ -744,6 +789,8 @@ def compare_systems(
         seed: seed used for every pair.
         alpha: family-wise level; Holm-adjusted ``p <= alpha`` separates rank groups.
         higher_is_better: whether larger scores rank first.
+        ties_count: count resampled statistics ``>=`` the observed one (the
+            conservative rule for discrete per-item scores; default ``>`` as sacrebleu).
 
     Returns:
         A :class:`SystemComparison`. When p-values are not available (fewer than two
@@ -754,7 +801,7 @@ def compare_systems(
     prepared, scores = _system_scores(stats, reducer)
     ranked = _rank(scores, higher_is_better)
     tests = [
-        (x, y, _run_test(method, prepared[x], prepared[y], reducer, n_resamples, seed))
+        (x, y, _run_test(method, prepared[x], prepared[y], reducer, n_resamples, seed, ties_count))
         for i, x in enumerate(ranked)
         for y in ranked[i + 1 :]
     ]

@@ -1,0 +1,42 @@
+"""``assay diff``: what changed between two saved reports (definitions checked first)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+_FILE = click.Path(dir_okay=False, path_type=Path)
+
+
+@click.command("diff")
+@click.argument("old_report", type=_FILE)
+@click.argument("new_report", type=_FILE)
+@click.option(
+    "--pass-threshold",
+    type=click.FloatRange(0.0, 1.0),
+    default=0.5,
+    show_default=True,
+    help="A score at or above this passes (0/1 accuracy: correct).",
+)
+@click.option("--json", "json_path", type=_FILE, default=None, help="Also write the diff as JSON.")
+def diff_command(
+    old_report: Path, new_report: Path, pass_threshold: float, json_path: Path | None
+) -> None:
+    """Per item and metric: flips, score deltas, and whether the definitions match."""
+    from assay.evaluation.diff import diff_reports
+    from assay.io.jsondoc import read_json
+    from assay.report.diff_text import render_diff_text
+    from assay.report.result_json import dumps_result, write_text
+
+    old, new = read_json(old_report), read_json(new_report)
+    for path, doc in ((old_report, old), (new_report, new)):
+        if not isinstance(doc, dict):
+            raise click.UsageError(f"{path}: expected a JSON object (a report)")
+    diff = diff_reports(
+        old, new, pass_threshold=pass_threshold, old_name=str(old_report), new_name=str(new_report)
+    )
+    click.echo(render_diff_text(diff), nl=False)
+    if json_path is not None:
+        write_text(json_path, dumps_result(diff), "--json")
+        click.echo(f"wrote {json_path}")

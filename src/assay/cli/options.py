@@ -1,0 +1,102 @@
+"""Options shared by ``assay eval`` and ``assay compare``: inputs and statistics."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from assay.evaluation.profiles import DUPLICATE_POLICIES, PROFILES
+
+F = TypeVar("F", bound=Callable[..., Any])
+METRIC_CHOICES = ("accuracy", "token_f1", "anls")
+TEST_CHOICES = ("approximate_randomization", "paired_bootstrap")
+
+
+def _apply(func: F, decorators: list[Callable[[F], F]]) -> F:
+    for decorator in reversed(decorators):
+        func = decorator(func)
+    return func
+
+
+def input_options(func: F) -> F:
+    """Predictions, systems, gold files, data dir, field, missing/duplicate policy, profile."""
+    return _apply(
+        func,
+        [
+            click.option(
+                "--predictions", type=click.Path(path_type=Path), multiple=True,
+                help="Prediction file, or a directory of them (repeatable; system = file stem).",
+            ),
+            click.option(
+                "--system", "named", multiple=True, metavar="NAME=FILE",
+                help="A prediction file under an explicit system name (repeatable).",
+            ),
+            click.option(
+                "--gold-files", type=click.Path(path_type=Path), multiple=True,
+                help="Gold JSONL file(s): --gold-files A.jsonl B.jsonl.",
+            ),
+            click.argument("more_gold_files", nargs=-1, type=click.Path(path_type=Path)),
+            click.option(
+                "--data-dir", type=click.Path(file_okay=False, path_type=Path),
+                help="Use DIR/qa_single_doc.jsonl and DIR/qa_cross_doc.jsonl as gold.",
+            ),
+            click.option(
+                "--prediction-field", default=None,
+                help="Read the prediction text from this field.",
+            ),
+            click.option(
+                "--ignore-missing", is_flag=True, help="Skip questions without a prediction."
+            ),
+            click.option(
+                "--profile", type=click.Choice(sorted(PROFILES)), default="assay",
+                show_default=True,
+                help="xldocbench: the released evaluator bit-for-bit; assay: traps fixed.",
+            ),
+            click.option(
+                "--duplicates", type=click.Choice(DUPLICATE_POLICIES), default=None,
+                help="Duplicate prediction ids: keep the later row, or reject the file "
+                "(default: the profile's policy).",
+            ),
+        ],
+    )  # fmt: skip
+
+
+def stats_options(func: F) -> F:
+    """Ranking metric, paired test, trials, seed, and the report files of a comparison."""
+    return _apply(
+        func,
+        [
+            click.option(
+                "--metric", type=click.Choice(METRIC_CHOICES), default="accuracy",
+                show_default=True, help="The metric that ranks systems and is tested pairwise.",
+            ),
+            click.option(
+                "--test", "method", type=click.Choice(TEST_CHOICES),
+                default="approximate_randomization", show_default=True,
+                help="Paired significance test (sacrebleu's definitions).",
+            ),
+            click.option(
+                "--trials", "--resamples", "trials", type=click.IntRange(min=2), default=None,
+                help="Trials (AR) or resamples (bootstrap) per pair [default: 10000 / 1000].",
+            ),
+            click.option(
+                "--seed", type=click.IntRange(min=0), default=12345, show_default=True,
+                help="Seed of the paired test (recorded in the result).",
+            ),
+            click.option(
+                "--result-json", type=click.Path(dir_okay=False, path_type=Path), default=None,
+                help="Write the full assay result JSON (statistics, per-item scores) here.",
+            ),
+            click.option(
+                "--html", "html_path", type=click.Path(dir_okay=False, path_type=Path),
+                default=None, help="Write the self-contained HTML report here.",
+            ),
+            click.option(
+                "--markdown", "markdown_path", type=click.Path(dir_okay=False, path_type=Path),
+                default=None, help="Write the Markdown report here.",
+            ),
+        ],
+    )  # fmt: skip

@@ -1,0 +1,43 @@
+"""``assay report``: re-render a saved result JSON as Markdown, HTML or CSV (no raw inputs)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+
+import click
+
+_FILE = click.Path(dir_okay=False, path_type=Path)
+
+
+@click.command("report")
+@click.argument("report_json", type=_FILE)
+@click.option(
+    "--format", "fmt", type=click.Choice(["md", "html", "csv"]), required=True,
+    help="Output format.",
+)  # fmt: skip
+@click.option("--output", type=_FILE, required=True, help="Where to write the file.")
+@click.option(
+    "--timestamp",
+    is_flag=True,
+    help="HTML only: show the generation time in the footer (off: byte-identical output).",
+)
+def report_command(report_json: Path, fmt: str, output: Path, timestamp: bool) -> None:
+    """Render REPORT_JSON (from `assay compare`, `eval --result-json`, `demo` or `structured`)."""
+    from assay.report.result_json import load_result, write_text
+
+    document = load_result(report_json)
+    if fmt == "md":
+        from assay.report.result_markdown import render_result_markdown
+
+        text = render_result_markdown(document)
+    elif fmt == "csv":
+        from assay.report.result_csv import render_result_csv
+
+        text = render_result_csv(document)
+    else:
+        from assay.report.html import render_html
+
+        stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC") if timestamp else None
+        text = render_html(document, timestamp=stamp)
+    click.echo(f"wrote {write_text(output, text)}")

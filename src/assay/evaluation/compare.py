@@ -1,0 +1,307 @@
+"""The assay result document: one self-describing JSON object per multi-system run.
+
+:func:`result_document` turns an :class:`~assay.evaluation.runs.EvaluationResult`
+into the plain, JSON-ready dict that every comparison renderer (terminal,
+Markdown, CSV, HTML, ``assay diff``) reads; ``assay report`` re-renders it without
+the raw inputs. It holds the systems, per-item scores (every metric, status,
+bucket, prediction, gold, slice labels), aggregates, accounting, signatures,
+fingerprint and profile, and the statistics:
+
+* per system and metric, the mean with a 95 % t interval. Its standard error is
+  **clustered by document** (the question's document ids, sorted and joined by
+  ``+``, so a cross-document question forms its own cluster; finite-cluster
+  correction C/(C - 1), C - 1 degrees of freedom) when at least one document holds
+  several questions, else the iid SE (n - 1). Each estimate names its ``se_method``;
+* for 0/1 accuracy, the Wilson score interval of k/n correct;
+* all pairs on the ranking metric (``--metric``): paired mean difference with SE,
+  t interval, correlation and minimum detectable difference (alpha 0.05, 80 %
+  power), a paired approximate-randomisation (default) or bootstrap p-value with
+  its seed and trial count (ties with the observed difference count towards p:
+  with 0/1 scores sacrebleu's strict ``>`` would call a single discordant item
+  significant), Holm-adjusted p-values, McNemar's exact test when
+  both systems' scores are 0/1, and tie groups (Holm-adjusted ``p <= alpha``
+  against the next-better system starts a new group).
+
+Paired statistics use the questions every system evaluated (all of them unless
+``--ignore-missing`` dropped some); that count is recorded as ``n_paired``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from assay.errors import InvalidOptionError
+from assay.evaluation.benchmark import DIMENSIONS, QuestionResult, SystemResult, label_sets
+from assay.evaluation.runs import EvaluationResult
+
+RESULT_KIND = "assay.result"
+RESULT_VERSION = 1
+METRICS = ("accuracy", "token_f1", "anls")
+TESTS = ("approximate_randomization", "paired_bootstrap")
+POWER = 0.80
+
+
+@dataclass(frozen=True, slots=True)
+class CompareOptions:
+    """Settings of the statistics in a result document.
+
+    Attributes:
+        metric: the metric that ranks systems and is tested pairwise.
+        method: ``approximate_randomization`` or ``paired_bootstrap``.
+        n_resamples: trials/resamples per pair (``None``: 10000 AR, 1000 bootstrap).
+        seed: seed of every random procedure.
+        alpha: family-wise significance level (Holm, tie groups).
+        confidence: interval coverage.
+        ties_count: count resampled statistics ``>=`` the observed one (default; the
+            valid rule for 0/1 scores, where ties are common). ``False`` gives
+            sacrebleu's strict ``>``.
+    """
+
+    metric: str = "accuracy"
+    method: str = "approximate_randomization"
+    n_resamples: int | None = None
+    seed: int = 12345
+    alpha: float = 0.05
+    confidence: float = 0.95
+    ties_count: bool = True
+
+    def validate(self) -> None:
+        """Raise :class:`InvalidOptionError` for an unknown metric or test."""
+        if self.metric not in METRICS:
+            raise InvalidOptionError(
+                f"--metric {self.metric!r}: choose one of {', '.join(METRICS)}"
+            )
+        if self.method not in TESTS:
+            raise InvalidOptionError(f"--test {self.method!r}: choose one of {', '.join(TESTS)}")
+
+
+def cluster_key(question: QuestionResult) -> str:
+    """The clustering key of a question: its sorted document ids joined by ``+``."""
+    return "+".join(sorted(set(question.documents))) or question.question_id
+
+
+def _clustered(questions: Sequence[QuestionResult]) -> bool:
+    keys = [cluster_key(q) for q in questions]
+    return len(set(keys)) < len(keys)
+
+
+def mean_estimate(
+    values: Sequence[float], clusters: Sequence[Hashable] | None, confidence: float
+) -> dict[str, Any]:
+    """A mean with SE and t interval: clustered when ``clusters`` is given, else iid."""
+    from assay.stats import clustered_mean_interval, mean_interval
+
+    if clusters is None:
+        return mean_interval(values, confidence=confidence).to_dict()
+    return clustered_mean_interval(values, clusters, confidence=confidence).to_dict()
+
+
+def _estimates(
+    questions: Sequence[QuestionResult], clustered: bool, confidence: float
+) -> dict[str, Any]:
+    clusters = [cluster_key(q) for q in questions] if clustered else None
+    return {
+        m: mean_estimate([getattr(q, m) for q in questions], clusters, confidence) for m in METRICS
+    }
+
+
+def _is_binary(values: Sequence[float]) -> bool:
+    return all(v in (0.0, 1.0) for v in values)
+
+
+def _rate(questions: Sequence[QuestionResult], confidence: float) -> dict[str, Any] | None:
+    from assay.stats import wilson_interval
+
+    values = [q.accuracy for q in questions]
+    if not _is_binary(values):
+        return None
+    return wilson_interval(int(sum(values)), len(values), confidence).to_dict()
+
+
+def accounting_identity(system: SystemResult) -> dict[str, Any]:
+    """Total, buckets, the identity as text and whether it holds."""
+    buckets = dict(system.accounting)
+    parts = " + ".join(f"{count} {name}" for name, count in system.accounting)
+    return {
+        "total": system.gold_count,
+        "buckets": buckets,
+        "equation": f"{system.gold_count} = {parts}",
+        "holds": sum(buckets.values()) == system.gold_count,
+    }
+
+
+def _system_entry(system: SystemResult, clustered: bool, confidence: float) -> dict[str, Any]:
+    return {
+        "system": system.system,
+        "prediction_files": list(system.prediction_files),
+        "gold_count": system.gold_count,
+        "prediction_count": system.prediction_count,
+        "evaluated_count": system.evaluated_count,
+        "missing_prediction_count": system.missing_prediction_count,
+        "extra_prediction_count": system.extra_prediction_count,
+        "accounting": accounting_identity(system),
+        "duplicates": [d.to_dict() for d in system.duplicates],
+        "overall": _estimates(system.questions, clustered, confidence),
+        "accuracy_rate": _rate(system.questions, confidence),
+    }
+
+
+def _slices(systems: Sequence[SystemResult], clustered: bool, confidence: float) -> dict[str, Any]:
+    """Per dimension, per label, per system: n and each metric's estimate."""
+    out: dict[str, Any] = {}
+    for index, dimension in enumerate(DIMENSIONS):
+        labels: dict[str, dict[str, Any]] = {}
+        for system in systems:
+            groups: dict[str, list[QuestionResult]] = {}
+            for q in system.questions:
+                for label in label_sets(q)[index]:
+                    groups.setdefault(label, []).append(q)
+            for label, members in groups.items():
+                entry = _estimates(members, clustered, confidence)
+                entry["n"] = len(members)
+                labels.setdefault(label, {})[system.system] = entry
+        out[dimension] = {label: labels[label] for label in sorted(labels)}
+    return out
+
+
+def _items(systems: Sequence[SystemResult]) -> list[dict[str, Any]]:
+    """One row per question (gold order), with every system's result beside it."""
+    rows: dict[str, dict[str, Any]] = {}
+    for system in systems:
+        for q in system.questions:
+            row = rows.get(q.question_id)
+            if row is None:
+                row = rows[q.question_id] = {
+                    "question_id": q.question_id,
+                    "gold_answer": q.gold_answer,
+                    "answer_format": q.answer_format,
+                    "answer_type": q.answer_type,
+                    **{d: getattr(q, d) for d in DIMENSIONS if d != "evidence_source"},
+                    "evidence_sources": list(q.evidence_sources),
+                    "documents": list(q.documents),
+                    "cluster": cluster_key(q),
+                    "results": {},
+                }
+            row["results"][system.system] = {
+                "prediction": q.prediction,
+                "raw_prediction": q.raw_prediction,
+                "status": q.status,
+                "bucket": q.bucket,
+                **{m: getattr(q, m) for m in METRICS},
+            }
+    return list(rows.values())
+
+
+def _paired_values(
+    systems: Sequence[SystemResult], metric: str
+) -> tuple[list[str], dict[str, list[float]]]:
+    """Question ids every system evaluated (gold order) and each system's values on them."""
+    common = set.intersection(*({q.question_id for q in s.questions} for s in systems))
+    order = [q.question_id for q in systems[0].questions if q.question_id in common]
+    values = {}
+    for s in systems:
+        by_id = {q.question_id: getattr(q, metric) for q in s.questions}
+        values[s.system] = [by_id[i] for i in order]
+    return order, values
+
+
+def comparison(systems: Sequence[SystemResult], options: CompareOptions) -> dict[str, Any]:
+    """All-pairs paired statistics on the ranking metric, Holm and tie groups."""
+    from assay.stats import compare_systems, mcnemar_exact
+
+    order, values = _paired_values(systems, options.metric)
+    compared = compare_systems(
+        values, method=options.method, n_resamples=options.n_resamples,
+        seed=options.seed, alpha=options.alpha, ties_count=options.ties_count,
+    )  # fmt: skip
+    pairs = []
+    for pair in compared.pairs:
+        binary = _is_binary(values[pair.a]) and _is_binary(values[pair.b])
+        entry = pair.to_dict()
+        entry["mcnemar"] = (
+            mcnemar_exact(values[pair.a], values[pair.b]).to_dict() if binary else None
+        )
+        entry["significant"] = pair.p_holm is not None and pair.p_holm <= options.alpha
+        pairs.append(entry)
+    return {
+        "metric": options.metric,
+        "method": compared.method,
+        "n_resamples": compared.n_resamples,
+        "seed": compared.seed,
+        "alpha": compared.alpha,
+        "power": POWER,
+        "n_paired": len(order),
+        "systems": list(compared.systems),
+        "scores": list(compared.scores),
+        "tie_groups": compared.ties.to_dict(),
+        "pairs": pairs,
+    }
+
+
+def statistics_settings(options: CompareOptions, clustered: bool) -> dict[str, Any]:
+    """What the statistics are, in words and numbers."""
+    se = (
+        "clustered by document (sorted document ids joined by '+'), C/(C-1) correction, t on C-1 df"
+        if clustered
+        else "iid (n-1), t on n-1 df"
+    )
+    return {
+        "confidence": options.confidence,
+        "alpha": options.alpha,
+        "power": POWER,
+        "ranking_metric": options.metric,
+        "mean_interval": f"t interval; standard error {se}",
+        "se_method": "clustered" if clustered else "iid",
+        "rate_interval": "wilson (accuracy, when every score is 0 or 1)",
+        "paired_test": options.method,
+        "p_value": "(count + 1) / (trials + 1), count = resampled |difference| "
+        + (">= observed (ties count)" if options.ties_count else "> observed (sacrebleu)"),
+        "multiple_comparisons": "holm",
+        "tie_groups": "Holm-adjusted p <= alpha against the next-better system starts a new group",
+    }
+
+
+def result_document(
+    result: EvaluationResult,
+    options: CompareOptions | None = None,
+    *,
+    structured: dict[str, Any] | None = None,
+    source: str = "evaluation",
+) -> dict[str, Any]:
+    """The full assay result document of a run (see the module docstring).
+
+    Args:
+        result: an evaluation of one or more systems.
+        options: statistics settings (defaults: accuracy, AR with 10000 trials, seed 12345).
+        structured: an optional structured-output report dict to carry alongside.
+        source: where the per-item scores came from (recorded as ``source``).
+    """
+    options = options or CompareOptions()
+    options.validate()
+    clustered = _clustered(result.systems[0].questions) if result.systems else False
+    entries = {s.system: _system_entry(s, clustered, options.confidence) for s in result.systems}
+    compared = comparison(result.systems, options)
+    groups = dict(zip(compared["systems"], compared["tie_groups"]["groups"], strict=True))
+    ranked = []
+    for rank, name in enumerate(compared["systems"], start=1):
+        ranked.append({**entries[name], "rank": rank, "tie_group": groups[name]})
+    document = {
+        "kind": RESULT_KIND,
+        "result_version": RESULT_VERSION,
+        **result.provenance(),
+        "metrics": list(METRICS),
+        "source": source,
+        "statistics": statistics_settings(options, clustered),
+        "systems": ranked,
+        "comparison": compared,
+        "slices": _slices(result.systems, clustered, options.confidence),
+        "items": _items(result.systems),
+        "structured": structured,
+    }
+    # The canonical (saved) form: sorted keys, lists for tuples. Renderers given this
+    # dict or the same document re-read from disk produce the same bytes.
+    canonical: dict[str, Any] = json.loads(json.dumps(document, sort_keys=True))
+    return canonical

@@ -1,0 +1,256 @@
+"""One self-contained HTML file from a result document (no network, no CDN).
+
+Plots are inline SVG from :mod:`assay.report.svg`; the per-item table sorts and
+filters with a few lines of inline vanilla JavaScript. Every plot has a caption
+saying what is plotted and over which denominator. The output is byte-identical
+for identical documents; a generation time appears only when asked for, in the
+page footer outside the scored content.
+"""
+
+from __future__ import annotations
+
+import math
+from importlib import resources
+from typing import Any
+
+from assay.report import svg
+from assay.report.markdown import format_interval, format_number
+from assay.report.result_markdown import (
+    METRIC_TITLES,
+    cross_tab_cells,
+    estimate_text,
+    leaderboard_rows,
+    p_text,
+)
+
+SLICE_PLOTS = ("domain", "difficulty", "reasoning_type", "answer_format", "evidence_source")
+BINS = ("0", "(0, .25)", "[.25, .5)", "[.5, .75)", "[.75, 1)", "1")
+
+
+def _bin(value: float) -> int:
+    if value <= 0.0:
+        return 0
+    if value >= 1.0:
+        return 5
+    return 1 + min(int(value * 4), 3)
+
+
+def _plot(key: str, title: str, image: str, caption: str) -> dict[str, str]:
+    return {"id": f"plot-{key}", "title": title, "svg": image, "caption": caption}
+
+
+def system_plots(document: dict[str, Any]) -> list[dict[str, str]]:
+    """Per metric: each system's mean with its interval whisker."""
+    stats = document["statistics"]
+    plots = []
+    for metric in document["metrics"]:
+        rows = [
+            (s["system"], s["overall"][metric]["mean"], s["overall"][metric]["lower"],
+             s["overall"][metric]["upper"])
+            for s in document["systems"]
+        ]  # fmt: skip
+        counts = ", ".join(
+            f"{s['system']} n={s['overall'][metric]['n']}" for s in document["systems"]
+        )
+        caption = (
+            f"Mean per-question {METRIC_TITLES[metric]} per system (dot) with its "
+            f"{stats['confidence']:.0%} {stats['mean_interval']} (whisker, clipped to [0, 1]). "
+            f"Denominator: each system's evaluated questions ({counts})."
+        )
+        title = f"{METRIC_TITLES[metric]} per system"
+        plots.append(_plot(f"systems-{metric}", title, svg.dot_whisker(rows, title), caption))
+    return plots
+
+
+def slice_plots(document: dict[str, Any]) -> list[dict[str, str]]:
+    """Per slice dimension: the ranking metric per label, one bar per system."""
+    metric = document["comparison"]["metric"]
+    names = [s["system"] for s in document["systems"]]
+    plots = []
+    for dimension in SLICE_PLOTS:
+        labels = document["slices"].get(dimension, {})
+        categories = []
+        for label, per_system in labels.items():
+            n = max(entry["n"] for entry in per_system.values())
+            values = [
+                per_system[name][metric]["mean"] if name in per_system else None for name in names
+            ]
+            categories.append((f"{label} (n={n})", values))
+        extra = (
+            " A question counts once in each source it lists."
+            if dimension == "evidence_source"
+            else ""
+        )
+        caption = (
+            f"Mean {METRIC_TITLES[metric]} per {dimension} label, one bar per system. "
+            "Denominator: the system's evaluated questions with that label "
+            f"(n in the label).{extra}"
+        )
+        title = f"{METRIC_TITLES[metric]} by {dimension}"
+        plots.append(
+            _plot(f"slice-{dimension}", title, svg.grouped_bars(categories, names, title), caption)
+        )
+    return plots
+
+
+def matrix_plot(document: dict[str, Any]) -> dict[str, str]:
+    """The paired-difference matrix (row − column) with Holm-adjusted p-values."""
+    comparison = document["comparison"]
+    names = comparison["systems"]
+    pairs = {(p["a"], p["b"]): p for p in comparison["pairs"]}
+    cells = []
+    for row in names:
+        line: list[tuple[str, str, float | None]] = []
+        for col in names:
+            pair = pairs.get((row, col)) or pairs.get((col, row))
+            diff = None if pair is None else pair["test"]["difference"]
+            if pair is None or diff is None:
+                line.append(("—", "", None))
+                continue
+            value = diff if pair["a"] == row else -diff
+            star = " *" if pair["significant"] else ""
+            line.append((f"{value:+.3f}{star}", f"p={p_text(pair['p_holm'])}", value))
+        cells.append(line)
+    metric = METRIC_TITLES[comparison["metric"]]
+    caption = (
+        f"Paired difference in mean {metric}, row system minus column system, over the "
+        f"{comparison['n_paired']} questions every system evaluated; p: {comparison['method']} "
+        f"({comparison['n_resamples']} trials, seed {comparison['seed']}), Holm-adjusted over "
+        f"all {len(comparison['pairs'])} pairs; * marks p ≤ {comparison['alpha']}."
+    )
+    title = f"Paired differences ({metric})"
+    return _plot("matrix", title, svg.heatmap(names, names, cells, title), caption)
+
+
+def distribution_plots(document: dict[str, Any]) -> list[dict[str, str]]:
+    """Per metric: how many questions fall in each score bin, per system."""
+    names = [s["system"] for s in document["systems"]]
+    plots = []
+    for metric in document["metrics"]:
+        counts = {name: [0] * len(BINS) for name in names}
+        for item in document["items"]:
+            for name, result in item["results"].items():
+                counts[name][_bin(result[metric])] += 1
+        series = [(name, counts[name]) for name in names]
+        caption = (
+            f"Number of questions per per-question {METRIC_TITLES[metric]} bin, one bar per "
+            "system. Denominator: each system's evaluated questions."
+        )
+        title = f"Distribution of {METRIC_TITLES[metric]}"
+        plots.append(_plot(f"dist-{metric}", title, svg.histogram(BINS, series, title), caption))
+    return plots
+
+
+def structured_plots(report: dict[str, Any]) -> list[dict[str, str]]:
+    """The reason histogram and the format × fact cross-tab of a structured report."""
+    reasons = [
+        (f"format: {code}", [float(n)]) for code, n in report["format"]["reason_counts"].items()
+    ]
+    reasons += [
+        (f"fact unscorable: {why}", [float(n)])
+        for why, n in report["fact"]["unscorable_reasons"].items()
+    ]
+    peak = max([v[0] or 0.0 for _, v in reasons] + [1.0])
+    peak = 5.0 * math.ceil(peak / 5.0)  # integer axis ticks
+    total = report["identity"]["total"]
+    reason_svg = svg.grouped_bars(reasons, ["items"], "Reasons", hi=peak, value_format="{:.0f}")
+    headers, rows = cross_tab_cells(report["cross_tab"])
+    cells = [
+        [(cell or "·", "", float(cell) / total if cell else None) for cell in row[1:]]
+        for row in rows
+    ]
+    cross_svg = svg.heatmap([row[0] for row in rows], headers[1:], cells, "Format × fact")
+    return [
+        _plot("reasons", "Reasons (structured output)", reason_svg,
+              f"Count of items per format failure reason and per reason an item has no fact "
+              f"judgement. Denominator: all {total} items (an item may have several reasons)."),
+        _plot("crosstab", "Format × fact (structured output)", cross_svg,
+              f"Items by format outcome (rows) and fact outcome (columns); shade = share of all "
+              f"{total} items. {report['cross_tab']['definition']}."),
+    ]  # fmt: skip
+
+
+def item_rows(document: dict[str, Any]) -> list[dict[str, Any]]:
+    """One row per question × system for the per-item table."""
+    rows = []
+    for item in document["items"]:
+        for name, result in item["results"].items():
+            rows.append(
+                {"question_id": item["question_id"], "system": name, "status": result["status"],
+                 "bucket": result["bucket"], "prediction": result["prediction"],
+                 "gold": item["gold_answer"], "domain": item["domain"],
+                 "difficulty": item["difficulty"],
+                 "scores": [(result[m], f"{result[m]:.3f}") for m in document["metrics"]]}
+            )  # fmt: skip
+    return rows
+
+
+def leaderboard_cells(document: dict[str, Any]) -> list[list[str]]:
+    """Leaderboard rows as text: group, system, each metric with interval, k/n."""
+    out = []
+    for system, row in zip(document["systems"], leaderboard_rows(document), strict=True):
+        rate = system.get("accuracy_rate")
+        wilson = (
+            f"{rate['k']}/{rate['n']} {format_interval(rate['lower'], rate['upper'])}"
+            if rate
+            else "n/a"
+        )
+        metrics = [estimate_text(system["overall"][m]) for m in document["metrics"]]
+        out.append([str(row["group"]), system["system"], *metrics, wilson])
+    return out
+
+
+def _benchmark_context(document: dict[str, Any]) -> dict[str, Any]:
+    comparison = document["comparison"]
+    return {
+        "metric_titles": [METRIC_TITLES[m] for m in document["metrics"]],
+        "leaderboard": leaderboard_cells(document),
+        "system_plots": system_plots(document),
+        "matrix": matrix_plot(document),
+        "slice_plots": slice_plots(document),
+        "distribution_plots": distribution_plots(document),
+        "items": item_rows(document),
+        "pairs": [
+            [
+                f"{p['a']} − {p['b']}",
+                format_number((p["difference"] or {}).get("mdd")),
+                p_text((p.get("mcnemar") or {}).get("p_value")),
+            ]
+            for p in comparison["pairs"]
+        ],  # fmt: skip
+        "accounting": [
+            (s["system"], s["accounting"]["equation"], s["accounting"]["holds"])
+            for s in document["systems"]
+        ],  # fmt: skip
+    }
+
+
+def render_html(document: dict[str, Any], *, timestamp: str | None = None) -> str:
+    """The HTML report of a result document or a structured report.
+
+    Args:
+        document: a result document (kind ``assay.result``) or a structured report.
+        timestamp: shown in the footer when given (off by default, for byte-identity).
+    """
+    from jinja2 import Environment
+    from markupsafe import Markup
+
+    structured = (
+        document if document.get("kind") == "assay.structured" else document.get("structured")
+    )
+    context: dict[str, Any] = {"doc": document, "timestamp": timestamp, "structured": structured}
+    if document.get("kind") != "assay.structured":
+        context.update(_benchmark_context(document))
+    if structured:
+        context["structured_plots"] = structured_plots(structured)
+        context["structured_items"] = [
+            {"id": i["id"], "bucket": i["bucket"], "passed": i["end_to_end_pass"],
+             "response": i.get("response", "")}
+            for i in structured["items"]
+        ]  # fmt: skip
+    source = resources.files("assay").joinpath("report/templates/report.html.j2").read_text("utf-8")
+    env = Environment(
+        autoescape=True, keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True
+    )
+    env.filters["svg"] = Markup
+    return env.from_string(source).render(**context)

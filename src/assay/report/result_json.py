@@ -1,0 +1,72 @@
+"""Write and read the assay result document (``assay-result.json``).
+
+The document is the single source of truth of a comparison run (see
+:mod:`assay.evaluation.compare`). It is written with sorted keys, a 2-space indent,
+non-ASCII kept and a final newline, so identical inputs give identical bytes.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from assay.errors import InputFileError
+from assay.evaluation.compare import CompareOptions, result_document
+from assay.evaluation.from_report import is_release_report, result_from_report
+from assay.io.jsondoc import read_json
+
+RESULT_KIND = "assay.result"
+STRUCTURED_KIND = "assay.structured"
+RENDERABLE_KINDS = (RESULT_KIND, STRUCTURED_KIND)
+
+
+def dumps_result(document: dict[str, Any]) -> str:
+    """The canonical text of a result document."""
+    return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def write_text(path: str | Path, text: str, option: str = "--output") -> Path:
+    """Write ``text`` as UTF-8 (line ends kept as given), creating parent folders.
+
+    Raises:
+        InputFileError: the file cannot be written.
+    """
+    target = Path(path)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with open(target, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+    except OSError as exc:
+        raise InputFileError(
+            target, f"cannot write ({exc.strerror}); check the directory", field=option
+        ) from None
+    return target
+
+
+def load_result(path: str | Path, options: CompareOptions | None = None) -> dict[str, Any]:
+    """Read a saved report for re-rendering.
+
+    An assay result or structured report is returned as saved. A released
+    ``report.json`` (with per-question rows) becomes a result document: its
+    statistics are computed from the saved per-question scores with ``options``
+    (see :mod:`assay.evaluation.from_report`).
+
+    Raises:
+        InputFileError: unreadable, invalid JSON, or not a document ``assay report`` renders.
+    """
+    document = read_json(path)
+    kind = document.get("kind") if isinstance(document, dict) else None
+    if kind is None and is_release_report(document):
+        result = result_from_report(document, str(path), Path(path).stem)
+        source = f"report.json ({Path(path).name}): statistics from its per-question scores"
+        return result_document(result, options, source=source)
+    if kind not in RENDERABLE_KINDS:
+        raise InputFileError(
+            path,
+            f"not an assay result document (kind {kind!r}; expected one of "
+            f"{', '.join(RENDERABLE_KINDS)}, nor a report.json with per_question rows); "
+            "write one with `assay compare --result-json` or `assay eval --result-json`",
+            field="kind",
+        )
+    return dict(document)

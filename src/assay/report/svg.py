@@ -1,0 +1,202 @@
+"""Hand-built, deterministic inline SVG plots for the HTML report.
+
+Every coordinate is written with two decimals and every label is XML-escaped, so
+identical numbers give identical bytes. Plots never compute a statistic: they
+draw the numbers they are given. Interval bounds outside the axis are clipped at
+its edge (the caption says so).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+
+PALETTE = ("#3366aa", "#dd7733", "#339966", "#aa3377", "#7766bb", "#998833", "#44aaaa", "#cc4444")
+FONT = 'font-family="sans-serif" font-size="11"'
+LABEL_WIDTH = 170.0
+PLOT_WIDTH = 420.0
+
+
+def label_width(labels: Sequence[str]) -> float:
+    """Room for the longest row label (about 6.5 px per character at 11 px), at least 170."""
+    return max(LABEL_WIDTH, 6.5 * max((len(label) for label in labels), default=0) + 16)
+
+
+def colour(index: int) -> str:
+    """The series colour at ``index`` (cycles)."""
+    return PALETTE[index % len(PALETTE)]
+
+
+def _f(value: float) -> str:
+    return f"{value:.2f}"
+
+
+def _text(x: float, y: float, text: str, anchor: str = "start", extra: str = "") -> str:
+    return (
+        f'<text x="{_f(x)}" y="{_f(y)}" text-anchor="{anchor}" {FONT}{extra}>{escape(text)}</text>'
+    )
+
+
+def _svg(width: float, height: float, label: str, body: list[str]) -> str:
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="plot" role="img" '
+        f'aria-label="{escape(label)}" width="{_f(width)}" height="{_f(height)}" '
+        f'viewBox="0 0 {_f(width)} {_f(height)}">' + "".join(body) + "</svg>"
+    )
+
+
+def _axis(x0: float, width: float, y: float, lo: float, hi: float, ticks: int = 5) -> list[str]:
+    """A horizontal axis with tick labels from ``lo`` to ``hi``."""
+    out = [f'<line x1="{_f(x0)}" y1="{_f(y)}" x2="{_f(x0 + width)}" y2="{_f(y)}" stroke="#444"/>']
+    for i in range(ticks + 1):
+        value = lo + (hi - lo) * i / ticks
+        x = x0 + width * i / ticks
+        out.append(f'<line x1="{_f(x)}" y1="{_f(y)}" x2="{_f(x)}" y2="{_f(y + 4)}" stroke="#444"/>')
+        out.append(_text(x, y + 16, f"{value:g}", "middle"))
+    return out
+
+
+def _legend(series: Sequence[str], x: float, y: float) -> list[str]:
+    out = []
+    for index, name in enumerate(series):
+        yy = y + index * 16
+        out.append(
+            f'<rect x="{_f(x)}" y="{_f(yy - 9)}" width="10" height="10" fill="{colour(index)}"/>'
+        )
+        out.append(_text(x + 14, yy, name))
+    return out
+
+
+def dot_whisker(
+    rows: Sequence[tuple[str, float | None, float | None, float | None]],
+    label: str,
+    lo: float = 0.0,
+    hi: float = 1.0,
+) -> str:
+    """One row per system: a dot at the score and a whisker over its interval."""
+    row_h, top = 26.0, 10.0
+    height = top + row_h * len(rows) + 30
+    scale = PLOT_WIDTH / (hi - lo)
+    left = label_width([row[0] for row in rows])
+
+    def x_of(value: float) -> float:
+        return left + (min(max(value, lo), hi) - lo) * scale
+
+    body: list[str] = []
+    for index, (name, mean, lower, upper) in enumerate(rows):
+        y = top + row_h * index + row_h / 2
+        body.append(_text(left - 8, y + 4, name, "end"))
+        if mean is None:
+            body.append(_text(left + 4, y + 4, "empty"))
+            continue
+        if lower is not None and upper is not None:
+            body.append(
+                f'<line x1="{_f(x_of(lower))}" y1="{_f(y)}" x2="{_f(x_of(upper))}" '
+                f'y2="{_f(y)}" stroke="{colour(index)}" stroke-width="2"/>'
+            )
+        body.append(f'<circle cx="{_f(x_of(mean))}" cy="{_f(y)}" r="5" fill="{colour(index)}"/>')
+        body.append(_text(left + PLOT_WIDTH + 8, y + 4, f"{mean:.3f}"))
+    body += _axis(left, PLOT_WIDTH, top + row_h * len(rows) + 4, lo, hi)
+    return _svg(left + PLOT_WIDTH + 60, height, label, body)
+
+
+def grouped_bars(
+    categories: Sequence[tuple[str, Sequence[float | None]]],
+    series: Sequence[str],
+    label: str,
+    hi: float = 1.0,
+    value_format: str = "{:.2f}",
+) -> str:
+    """Horizontal bars: one group per category, one bar per series (``None``: no bar)."""
+    bar_h, gap, top = 12.0, 10.0, 10.0
+    group_h = bar_h * max(len(series), 1) + gap
+    plot_h = group_h * len(categories)
+    height = top + plot_h + 30 + 16 * len(series)
+    scale = PLOT_WIDTH / hi if hi > 0 else 0.0
+    left = label_width([name for name, _ in categories])
+    body: list[str] = []
+    for gi, (name, values) in enumerate(categories):
+        y0 = top + gi * group_h
+        body.append(_text(left - 8, y0 + group_h / 2, name, "end"))
+        for si, value in enumerate(values):
+            y = y0 + si * bar_h
+            if value is None:
+                body.append(_text(left + 4, y + bar_h - 2, "empty", extra=' fill="#888"'))
+                continue
+            w = max(value, 0.0) * scale
+            body.append(
+                f'<rect x="{_f(left)}" y="{_f(y)}" width="{_f(w)}" '
+                f'height="{_f(bar_h - 2)}" fill="{colour(si)}"/>'
+            )
+            body.append(_text(left + w + 4, y + bar_h - 3, value_format.format(value)))
+    body += _axis(left, PLOT_WIDTH, top + plot_h, 0.0, hi)
+    body += _legend(series, left, top + plot_h + 38)
+    return _svg(left + PLOT_WIDTH + 60, height, label, body)
+
+
+def heatmap(
+    rows: Sequence[str],
+    columns: Sequence[str],
+    cells: Sequence[Sequence[tuple[str, str, float | None]]],
+    label: str,
+) -> str:
+    """A table of coloured cells: each cell is (first line, second line, signed value).
+
+    Positive values shade blue, negative orange, by magnitude (clipped at 1); ``None``
+    is grey.
+    """
+    cell_w, cell_h, top = 120.0, 40.0, 40.0
+    width = LABEL_WIDTH + cell_w * len(columns) + 10
+    height = top + cell_h * len(rows) + 10
+    body = [
+        _text(LABEL_WIDTH + cell_w * (ci + 0.5), top - 10, name, "middle")
+        for ci, name in enumerate(columns)
+    ]
+    for ri, name in enumerate(rows):
+        y = top + ri * cell_h
+        body.append(_text(LABEL_WIDTH - 8, y + cell_h / 2 + 4, name, "end"))
+        for ci, (first, second, value) in enumerate(cells[ri]):
+            x = LABEL_WIDTH + ci * cell_w
+            body.append(
+                f'<rect x="{_f(x)}" y="{_f(y)}" width="{_f(cell_w - 2)}" '
+                f'height="{_f(cell_h - 2)}" fill="{_shade(value)}"/>'
+            )
+            body.append(_text(x + cell_w / 2, y + 16, first, "middle"))
+            body.append(_text(x + cell_w / 2, y + 31, second, "middle"))
+    return _svg(width, height, label, body)
+
+
+def _shade(value: float | None) -> str:
+    if value is None:
+        return "#eeeeee"
+    strength = min(abs(value), 1.0)
+    base = (51, 102, 170) if value >= 0 else (221, 119, 51)
+    mix = [round(255 - (255 - c) * (0.15 + 0.6 * strength)) for c in base]
+    return "#{:02x}{:02x}{:02x}".format(*mix)
+
+
+def histogram(bins: Sequence[str], series: Sequence[tuple[str, Sequence[int]]], label: str) -> str:
+    """Vertical grouped bars: item counts per score bin, one bar per series."""
+    plot_h, top, left = 160.0, 10.0, 40.0
+    group_w = 44.0 * max(1.0, len(series) / 2)
+    bar_w = (group_w - 8) / max(len(series), 1)
+    peak = max([max(counts, default=0) for _, counts in series] + [1])
+    width = left + group_w * len(bins) + 20
+    height = top + plot_h + 40 + 16 * len(series)
+    body = [
+        f'<line x1="{_f(left)}" y1="{_f(top + plot_h)}" x2="{_f(width - 10)}" '
+        f'y2="{_f(top + plot_h)}" stroke="#444"/>',
+        _text(left - 6, top + 8, str(peak), "end"),
+        _text(left - 6, top + plot_h, "0", "end"),
+    ]
+    for bi, name in enumerate(bins):
+        x0 = left + bi * group_w
+        body.append(_text(x0 + group_w / 2, top + plot_h + 14, name, "middle"))
+        for si, (_, counts) in enumerate(series):
+            h = plot_h * counts[bi] / peak
+            body.append(
+                f'<rect x="{_f(x0 + 4 + si * bar_w)}" y="{_f(top + plot_h - h)}" '
+                f'width="{_f(bar_w)}" height="{_f(h)}" fill="{colour(si)}"/>'
+            )
+    body += _legend([name for name, _ in series], left, top + plot_h + 36)
+    return _svg(max(width, 260.0), height, label, body)
