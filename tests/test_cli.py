@@ -90,3 +90,12 @@ def test_docs_metrics_md_matches_the_registry() -> None:
     assert done.returncode == 0
     docs = (Path(__file__).resolve().parents[1] / "docs" / "metrics.md").read_text(encoding="utf-8")
     assert docs.endswith(done.stdout), "regenerate docs/metrics.md with `assay metrics --markdown`"
+
+
+def test_unwritable_output_is_one_line(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x", encoding="utf-8")
+    done = run("demo", "--out", str(blocker / "sub"))
+    assert done.returncode == 3, done.stderr
+    assert done.stderr.startswith("error: ") and "Traceback" not in done.stderr
+    assert done.stderr.count("\n") == 1

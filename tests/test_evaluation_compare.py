@@ -55,8 +55,10 @@ def test_clustered_interval_by_hand(document: dict[str, Any]) -> None:
     assert estimate["df"] == 2
     # t(0.975, df=2) = 4.302652729911275
     assert estimate["lower"] == pytest.approx(5 / 6 - 4.302652729911275 * se, rel=1e-9)
+    # 5/6 + 4.3027 * 0.1273 = 1.381 > 1: the upper bound is cut to 1 and says so.
+    assert estimate["upper"] == 1.0 and estimate["clipped"] is True
     direct = clustered_mean_interval(VECTORS["alpha"], CLUSTERS).to_dict()
-    assert estimate == direct
+    assert estimate == {**direct, "upper": 1.0, "clipped": True}
 
 
 def test_wilson_by_hand(document: dict[str, Any]) -> None:
@@ -138,3 +140,15 @@ def test_bootstrap_option_and_metric(tmp_path: Path) -> None:
         VECTORS["alpha"], VECTORS["gamma"], n_resamples=300, seed=12345, ties_count=True
     )
     assert pair["test"] == direct.to_dict()
+
+
+def test_intervals_are_cut_to_the_unit_range() -> None:
+    from assay.evaluation.compare import mean_estimate
+
+    # [1, 0] with iid SE: mean 0.5, SD sqrt(0.5), SE 0.5, t(0.975, df=1) = 12.706 -> far outside.
+    estimate = mean_estimate([1.0, 0.0], None, 0.95)
+    assert (estimate["lower"], estimate["upper"], estimate["clipped"]) == (0.0, 1.0, True)
+    # [0.4, 0.6]: SE 0.1, half-width 12.706 * 0.1 = 1.27 -> also cut; the mean stays 0.5.
+    assert mean_estimate([0.4, 0.6], None, 0.95)["mean"] == 0.5
+    inside = mean_estimate([0.5] * 3 + [0.6] * 3, None, 0.95)
+    assert inside["clipped"] is False and 0.0 < inside["lower"] < inside["upper"] < 1.0

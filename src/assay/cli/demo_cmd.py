@@ -58,6 +58,8 @@ def demo_command(out_dir: Path, profile: str) -> None:
     from assay.evaluation.compare import result_document
     from assay.report.files import write_outputs
     from assay.report.result_terminal import print_result
+    from assay.report.structured_files import render_structured_json, write_per_item, write_text
+    from assay.report.structured_terminal import render_structured_terminal
     from assay.structured.example import score_bundled_example
 
     source = sample_dir()
@@ -69,6 +71,8 @@ def demo_command(out_dir: Path, profile: str) -> None:
     structured = score_bundled_example().to_dict()
     document = result_document(result, structured=structured)
     print_result(document, dimensions=DIMENSIONS)
+    click.echo("\nStructured output (bundled product-catalogue example):")
+    render_structured_terminal(structured)
     written = write_outputs(
         result,
         output=out_dir / "report.json",
@@ -79,8 +83,15 @@ def demo_command(out_dir: Path, profile: str) -> None:
     reports = write_comparison_files(
         document, out_dir / "assay-result.json", out_dir / "report.html", out_dir / "report.md"
     )
+    structured_paths = [
+        out_dir / "structured" / "report.json",
+        out_dir / "structured" / "items.jsonl",
+    ]
+    structured_paths[0].parent.mkdir(parents=True, exist_ok=True)
+    write_text(structured_paths[0], render_structured_json(structured))
+    write_per_item(structured, structured_paths[1])
     click.echo(f"\nFiles written to {out_dir}/ :")
-    for path in [*written.paths, manifest, *reports]:
+    for path in [*written.paths, manifest, *reports, *structured_paths]:
         click.echo(f"  {path}")
     click.echo(f"HTML report: {out_dir / 'report.html'}")
     click.echo(f"Markdown report: {out_dir / 'report.md'}")

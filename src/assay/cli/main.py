@@ -77,3 +77,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         sys.exit(error.exit_code)
     except click.exceptions.Exit as done:
         sys.exit(done.exit_code)
+    except OSError as error:  # an output path that cannot be written, a full disk, ...
+        where = f"{error.filename}: " if error.filename else ""
+        click.echo(
+            f"error: {where}{error.strerror or error}; check the path and permissions", err=True
+        )
+        sys.exit(3)

@@ -91,12 +91,27 @@ def _clustered(questions: Sequence[QuestionResult]) -> bool:
 def mean_estimate(
     values: Sequence[float], clusters: Sequence[Hashable] | None, confidence: float
 ) -> dict[str, Any]:
-    """A mean with SE and t interval: clustered when ``clusters`` is given, else iid."""
+    """A mean with SE and t interval: clustered when ``clusters`` is given, else iid.
+
+    Every score lies in [0, 1], so the interval is cut to [0, 1]; ``clipped`` says
+    whether the cut changed a bound (the unclipped bounds follow from mean ± t·SE).
+    """
     from assay.stats import clustered_mean_interval, mean_interval
 
     if clusters is None:
-        return mean_interval(values, confidence=confidence).to_dict()
-    return clustered_mean_interval(values, clusters, confidence=confidence).to_dict()
+        estimate = mean_interval(values, confidence=confidence).to_dict()
+    else:
+        estimate = clustered_mean_interval(values, clusters, confidence=confidence).to_dict()
+    return clip_to_unit(estimate)
+
+
+def clip_to_unit(estimate: dict[str, Any]) -> dict[str, Any]:
+    """Cut an estimate's interval to [0, 1], recording whether a bound moved."""
+    lower, upper = estimate["lower"], estimate["upper"]
+    if lower is None or upper is None:
+        return {**estimate, "clipped": False}
+    clipped = lower < 0.0 or upper > 1.0
+    return {**estimate, "lower": max(lower, 0.0), "upper": min(upper, 1.0), "clipped": clipped}
 
 
 def _estimates(
@@ -253,7 +268,7 @@ def statistics_settings(options: CompareOptions, clustered: bool) -> dict[str, A
         "alpha": options.alpha,
         "power": POWER,
         "ranking_metric": options.metric,
-        "mean_interval": f"t interval; standard error {se}",
+        "mean_interval": f"t interval cut to [0, 1]; standard error {se}",
         "se_method": "clustered" if clustered else "iid",
         "rate_interval": "wilson (accuracy, when every score is 0 or 1)",
         "paired_test": options.method,
