@@ -61,8 +61,8 @@ from assay.metrics.ngrams import (
     check_positive_int,
     check_positive_number,
     count,
-    higher_ngrams,
-    ref_counts_within,
+    max_counts,
+    shifted,
 )
 
 SMOOTHINGS = ("none", "floor", "add-k", "add-one-all", "exp")
@@ -98,25 +98,34 @@ def bleu_statistics(
 ) -> Stats:
     """Per-segment statistics ``(hyp_len, ref_len, m_1..m_N, t_1..t_N)`` from tokens.
 
-    Only n-grams of the hypothesis are counted on the reference side, and orders
-    above 1 are skipped when no unigram matches (then no longer n-gram can match).
+    Only n-grams of the hypothesis are counted on the reference side, and counting
+    stops at the first order with fewer than two matches: an (n+1)-gram match
+    contains two n-gram matches (or one n-gram occurring twice on both sides), so
+    no higher order can match.
     """
     hyp_len = len(hyp)
-    ref_len = len(refs[0]) if len(refs) == 1 else closest_ref_len(hyp_len, [len(r) for r in refs])
-    matches = [0] * (max_order + 1)
-    hyp_counts = count(hyp)
-    for gram, r in ref_counts_within(hyp_counts, refs).items():
-        h = hyp_counts[gram]
-        matches[1] += h if h < r else r
-    if matches[1] and max_order > 1:
-        hyp_counts = count(higher_ngrams(hyp, max_order))
-        ref_grams = [higher_ngrams(ref, max_order) for ref in refs]
-        for gram, r in ref_counts_within(hyp_counts, ref_grams).items():
+    if len(refs) == 1:
+        ref_len = len(refs[0])
+    else:
+        ref_len = closest_ref_len(hyp_len, [len(r) for r in refs])
+    matches = [0] * max_order
+    for n in range(1, max_order + 1):
+        hyp_counts = count(shifted(hyp, n))
+        contains = hyp_counts.__contains__
+        if len(refs) == 1:
+            ref_counts = count(filter(contains, shifted(refs[0], n)))
+        else:
+            ref_counts = max_counts([count(filter(contains, shifted(r, n))) for r in refs])
+        m = 0
+        for gram, r in ref_counts.items():
             h = hyp_counts[gram]
-            matches[len(gram)] += h if h < r else r
+            m += h if h < r else r
+        matches[n - 1] = m
+        if m < 2:
+            break
     low = 1 if floor_one else 0
     totals = [hyp_len - k if hyp_len - k > low else low for k in range(max_order)]
-    return (hyp_len, ref_len, *matches[1:], *totals)
+    return (hyp_len, ref_len, *matches, *totals)
 
 
 def brevity_penalty(hyp_len: int, ref_len: int) -> float:
