@@ -75,6 +75,9 @@ def floor(path: Path) -> None:
                 tokenize_word(target)
 
 
+Case = tuple[str, str, Callable[[], object], str, Callable[[], object], int]
+
+
 def run_regime(name: str, rows: list[dict[str, object]], repeat: int) -> list[tuple[str, ...]]:
     preds = [str(r["prediction"]) for r in rows]
     targets = [list(r["targets"]) for r in rows]  # type: ignore[call-overload]
@@ -97,19 +100,23 @@ def run_regime(name: str, rows: list[dict[str, object]], repeat: int) -> list[tu
     a_chrf = assay.bind("chrf")
     pairs = list(zip(preds, targets, strict=True))
     lsum_pairs = [(as_lines(p), [as_lines(t[0])]) for p, t in pairs]
+    lsum_preds, lsum_targets = [p for p, _ in lsum_pairs], [t for _, t in lsum_pairs]
     slow = 1 if name == "long" else repeat
-    cases: list[tuple[str, Callable[[], object], str, Callable[[], object], int]] = [
+    sacre_sentence = (
+        "sacrebleu sentence",
+        lambda: [sb_sent.sentence_score(p, t) for p, t in pairs],
+    )
+    rouge_l = ("rouge-score", lambda: [rouge.score(t[0], p) for p, t in pairs])
+    rouge_sum = ("rouge-score", lambda: [rouge_lsum.score(t[0], p) for p, t in lsum_pairs])
+    cases: list[Case] = [
+        ("sentence BLEU", "per pair", lambda: [a_bleu.score(p, t) for p, t in pairs])
+        + sacre_sentence
+        + (repeat,),
         (
             "sentence BLEU",
+            "per pair",
             lambda: [a_bleu.score(p, t) for p, t in pairs],
-            "sacrebleu",
-            lambda: [sb_sent.sentence_score(p, t) for p, t in pairs],
-            repeat,
-        ),
-        (
-            "sentence BLEU",
-            lambda: [a_bleu.score(p, t) for p, t in pairs],
-            "nltk m3",
+            "nltk method3",
             lambda: [
                 sentence_bleu(r, h, smoothing_function=method3)
                 for h, r in zip(split_preds, split_refs, strict=True)
@@ -117,46 +124,73 @@ def run_regime(name: str, rows: list[dict[str, object]], repeat: int) -> list[tu
             repeat,
         ),
         (
+            "sentence BLEU",
+            "corpus",
+            lambda: score_corpus("bleu", preds, targets, tokenizer="whitespace"),
+        )
+        + sacre_sentence
+        + (repeat,),
+        (
             "corpus BLEU",
+            "corpus",
             lambda: score_corpus("corpus_bleu", preds, targets, tokenizer="whitespace"),
-            "sacrebleu",
+            "sacrebleu corpus",
             lambda: sb_corpus.corpus_score(preds, sacre_refs),
             repeat,
         ),
+        ("ROUGE-L", "per pair", lambda: [a_rouge.score(p, t) for p, t in pairs])
+        + rouge_l
+        + (slow,),
         (
             "ROUGE-L",
-            lambda: [a_rouge.score(p, t) for p, t in pairs],
-            "rouge-score",
-            lambda: [rouge.score(t[0], p) for p, t in pairs],
-            slow,
-        ),
+            "corpus",
+            lambda: score_corpus("rouge_l", preds, targets, tokenizer="rouge-score"),
+        )
+        + rouge_l
+        + (slow,),
+        ("ROUGE-Lsum", "per pair", lambda: [a_lsum.score(p, t) for p, t in lsum_pairs])
+        + rouge_sum
+        + (slow,),
         (
             "ROUGE-Lsum",
-            lambda: [a_lsum.score(p, t) for p, t in lsum_pairs],
-            "rouge-score",
-            lambda: [rouge_lsum.score(t[0], p) for p, t in lsum_pairs],
+            "corpus",
+            lambda: score_corpus("rouge_lsum", lsum_preds, lsum_targets, tokenizer="rouge-score"),
+        )
+        + rouge_sum
+        + (slow,),
+        (
+            "chrF",
+            "per pair",
+            lambda: [a_chrf.score(p, t) for p, t in pairs],
+            "sacrebleu sentence",
+            lambda: [chrf.sentence_score(p, t) for p, t in pairs],
             slow,
         ),
         (
             "chrF",
-            lambda: [a_chrf.score(p, t) for p, t in pairs],
-            "sacrebleu",
-            lambda: [chrf.sentence_score(p, t) for p, t in pairs],
+            "corpus",
+            lambda: score_corpus("chrf", preds, targets),
+            "sacrebleu corpus",
+            lambda: chrf.corpus_score(preds, sacre_refs),
             slow,
         ),
     ]
+    anchor_times: dict[str, float] = {}
     out = []
-    for metric, ours, anchor, theirs, reps in cases:
+    for metric, path_name, ours, anchor, theirs, reps in cases:
         t_ours = best_of(ours, repeat)
-        t_theirs = best_of(theirs, reps)
+        key = f"{metric}/{anchor}"
+        if key not in anchor_times:
+            anchor_times[key] = best_of(theirs, reps)
+        t_theirs = anchor_times[key]
         out.append(
             (
                 name,
                 metric,
+                path_name,
                 anchor,
                 f"{1e6 * t_ours / len(rows):.1f}",
                 f"{1e6 * t_theirs / len(rows):.1f}",
-                f"{t_ours / t_theirs:.3f}",
                 f"{t_theirs / t_ours:.1f}x",
                 f"{t_ours / floor_time:.2f}",
             )
@@ -168,7 +202,16 @@ def run_regime(name: str, rows: list[dict[str, object]], repeat: int) -> list[tu
 def main() -> None:
     quick = "--quick" in sys.argv
     rng = random.Random(20261129)
-    header = ("regime", "metric", "anchor", "assay us", "anchor us", "ratio", "speed-up", "x floor")
+    header = (
+        "regime",
+        "metric",
+        "assay path",
+        "anchor",
+        "assay us",
+        "anchor us",
+        "speed-up",
+        "x floor",
+    )
     table = [header]
     for name, (low, high, n) in REGIMES.items():
         rows = make_corpus(rng, low, high, max(4, n // 10) if quick else n)
@@ -181,19 +224,34 @@ def main() -> None:
 
 def print_verdict(rows: list[tuple[str, ...]]) -> None:
     """Check the issue's targets against the measured rows."""
-    speed = {(r[0], r[1], r[2]): float(r[6].rstrip("x")) for r in rows}
-    rouge = speed[("long", "ROUGE-L", "rouge-score")]
-    print(f"target ROUGE-L >= 100x rouge-score on 1,000 tokens: {rouge:.0f}x", ok(rouge >= 100))
-    for metric in ("sentence BLEU", "corpus BLEU"):
-        worst = min(v for (_, m, a), v in speed.items() if m == metric and a == "sacrebleu")
-        print(f"target {metric} >= 2x sacrebleu: worst regime {worst:.1f}x", ok(worst >= 2))
-    for metric in sorted({r[1] for r in rows}):
-        worst_floor = max(float(r[7]) for r in rows if r[1] == metric)
-        print(f"target {metric} <= 3x floor: worst {worst_floor:.2f}x", ok(worst_floor <= 3))
+    speed = {(r[0], r[1], r[2], r[3]): float(r[6].rstrip("x")) for r in rows}
+    rouge = speed[("long", "ROUGE-L", "per pair", "rouge-score")]
+    print(
+        f"target ROUGE-L per pair >= 100x rouge-score on 1,000 tokens: {rouge:.0f}x",
+        ok(rouge >= 100),
+    )
+    targets = (
+        ("sentence BLEU", "per pair", "sacrebleu sentence"),
+        ("corpus BLEU", "corpus", "sacrebleu corpus"),
+    )
+    for metric, path_name, anchor in targets:
+        worst = min(
+            v for (_, m, p, a), v in speed.items() if (m, p, a) == (metric, path_name, anchor)
+        )
+        print(
+            f"target {metric} ({path_name}) >= 2x {anchor}: worst regime {worst:.1f}x",
+            ok(worst >= 2),
+        )
+    for metric in ("sentence BLEU", "corpus BLEU", "ROUGE-L", "chrF", "ROUGE-Lsum"):
+        worst_floor = max(float(r[7]) for r in rows if r[1] == metric and r[2] == "corpus")
+        verdict = ok(worst_floor <= 3) if metric != "ROUGE-Lsum" else "(not an issue target)"
+        print(
+            f"target {metric} (score_corpus) <= 3x floor: worst regime {worst_floor:.2f}x", verdict
+        )
 
 
 def ok(flag: bool) -> str:
-    return "(met)" if flag else "(NOT met)"
+    return "MET" if flag else "NOT MET"
 
 
 if __name__ == "__main__":

@@ -182,6 +182,37 @@ def _stats(prediction: str, targets: Sequence[str], s: Settings) -> Stats:
     return bleu_statistics(_tokens(prediction, s), refs, s.params["max_order"], floor_one)
 
 
+def _batch_stats(
+    predictions: Sequence[str], targets_list: Sequence[Sequence[str]], s: Settings
+) -> list[Stats]:
+    """:func:`_stats` for a whole corpus, with the n-gram clipping vectorised."""
+    import numpy as np
+
+    from assay.metrics import _vector
+
+    order, floor_one = s.params["max_order"], s.params["empty_order"] == "floor-one"
+    hyps = [_tokens(p, s) for p in predictions]
+    refs = [[_tokens(t, s) for t in targets] for targets in targets_list]
+    texts: list[list[str]] = []
+    group: list[int] = []
+    slot: list[int] = []
+    for i, (hyp, item_refs) in enumerate(zip(hyps, refs, strict=True)):
+        texts += [hyp, *item_refs]
+        group += [i] * (len(item_refs) + 1)
+        slot += range(len(item_refs) + 1)
+    matches = _vector.clipped_matches(
+        _vector.pack_tokens(texts), np.array(group), np.array(slot), len(hyps), order
+    )
+    hyp_len = np.array([len(h) for h in hyps], dtype=np.int64)
+    ref_len = [
+        len(r[0]) if len(r) == 1 else closest_ref_len(len(h), [len(t) for t in r])
+        for h, r in zip(hyps, refs, strict=True)
+    ]
+    totals = [np.maximum(hyp_len - k, 1 if floor_one else 0) for k in range(order)]
+    table = np.vstack([hyp_len, np.array(ref_len, dtype=np.int64), matches, *totals])
+    return list(map(tuple, table.T.tolist()))
+
+
 def _reduce(stats: Sequence[int], s: Settings) -> float:
     return bleu_from_statistics(stats, s.params)
 
@@ -254,6 +285,7 @@ METRICS = (
         stats_fn=_stats,
         stats_names=_stat_names,
         reduce_fn=_reduce,
+        batch_stats_fn=_batch_stats,
     ),
     MetricSpec(
         name="corpus_bleu",
@@ -270,6 +302,7 @@ METRICS = (
         stats_fn=_stats,
         stats_names=_stat_names,
         reduce_fn=_reduce,
+        batch_stats_fn=_batch_stats,
         corpus_from_stats=True,
     ),
     MetricSpec(
