@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from itertools import chain
 from typing import Any
 
 from assay.metrics.base import MetricSpec, Param, Settings, Stats
@@ -98,10 +99,9 @@ def bleu_statistics(
 ) -> Stats:
     """Per-segment statistics ``(hyp_len, ref_len, m_1..m_N, t_1..t_N)`` from tokens.
 
-    Only n-grams of the hypothesis are counted on the reference side, and counting
-    stops at the first order with fewer than two matches: an (n+1)-gram match
-    contains two n-gram matches (or one n-gram occurring twice on both sides), so
-    no higher order can match.
+    Counting stops at the first order with fewer than two matches: an (n+1)-gram
+    match contains two n-gram matches (or one n-gram occurring twice on both
+    sides), so no higher order can match.
     """
     hyp_len = len(hyp)
     if len(refs) == 1:
@@ -110,22 +110,36 @@ def bleu_statistics(
         ref_len = closest_ref_len(hyp_len, [len(r) for r in refs])
     matches = [0] * max_order
     for n in range(1, max_order + 1):
-        hyp_counts = count(shifted(hyp, n))
-        contains = hyp_counts.__contains__
-        if len(refs) == 1:
-            ref_counts = count(filter(contains, shifted(refs[0], n)))
-        else:
-            ref_counts = max_counts([count(filter(contains, shifted(r, n))) for r in refs])
-        m = 0
-        for gram, r in ref_counts.items():
-            h = hyp_counts[gram]
-            m += h if h < r else r
-        matches[n - 1] = m
+        m = matches[n - 1] = _order_matches(hyp, refs, n)
         if m < 2:
             break
     low = 1 if floor_one else 0
     totals = [hyp_len - k if hyp_len - k > low else low for k in range(max_order)]
     return (hyp_len, ref_len, *matches, *totals)
+
+
+def _order_matches(hyp: Sequence[str], refs: Sequence[Sequence[str]], n: int) -> int:
+    """Clipped ``n``-gram matches (each n-gram clipped at its maximum in one reference).
+
+    When no hypothesis n-gram repeats, every shared n-gram contributes exactly one,
+    so the count is the size of a set intersection (no counting needed).
+    """
+    distinct = set(shifted(hyp, n))
+    if len(distinct) == len(hyp) - n + 1:
+        if len(refs) == 1:
+            return len(distinct.intersection(shifted(refs[0], n)))
+        return len(distinct.intersection(chain.from_iterable(shifted(r, n) for r in refs)))
+    hyp_counts = count(shifted(hyp, n))
+    contains = hyp_counts.__contains__
+    if len(refs) == 1:
+        ref_counts = count(filter(contains, shifted(refs[0], n)))
+    else:
+        ref_counts = max_counts([count(filter(contains, shifted(r, n))) for r in refs])
+    m = 0
+    for gram, r in ref_counts.items():
+        h = hyp_counts[gram]
+        m += h if h < r else r
+    return m
 
 
 def brevity_penalty(hyp_len: int, ref_len: int) -> float:
