@@ -109,9 +109,11 @@ def _chunk_matches(packed: Packed, group: IntArray, slot: IntArray, max_order: i
     total = len(packed.ids)
     if not total:
         return out
-    room = np.repeat(np.cumsum(packed.lengths), packed.lengths) - np.arange(total)
+    ends = np.cumsum(packed.lengths)
+    room = np.repeat(ends, packed.lengths) - np.arange(total)
     group_at = np.repeat(group, packed.lengths)
     slot_at = np.repeat(slot, packed.lengths)
+    side_at = slot_at.copy()  # the side, or 2 once the n-gram would pass its text's end
     n_slots = int(slot.max()) + 1
     keys, bound = packed.ids, packed.vocab
     for n in range(1, max_order + 1):
@@ -128,9 +130,10 @@ def _chunk_matches(packed: Packed, group: IntArray, slot: IntArray, max_order: i
             if n_groups * bound * max(n_slots, 4) >= _LIMIT:
                 raise OverflowError("group × n-gram keys do not fit in 63 bits")
         grouped = group_at[:size] * bound + keys
-        if n_slots <= 2:  # one reference per group; side 2 marks n-grams past a text's end
-            side = np.where(room[:size] >= n, slot_at[:size], 2)
-            matched, owners = _clip_single(grouped, side)
+        if n_slots <= 2:  # one reference per group
+            if n > 1:
+                side_at[(ends - (n - 1))[packed.lengths >= n - 1]] = 2
+            matched, owners = _clip_single(grouped, side_at[:size])
         else:
             valid = np.flatnonzero(room[:size] >= n)
             matched, owners = _clip_multi(grouped[valid], slot_at[valid], n_slots)
@@ -142,7 +145,10 @@ def _runs(sorted_keys: IntArray) -> tuple[IntArray, IntArray]:
     """Distinct values of a sorted array and how often each occurs."""
     if not len(sorted_keys):
         return sorted_keys, sorted_keys
-    starts = np.flatnonzero(np.concatenate(([True], sorted_keys[1:] != sorted_keys[:-1])))
+    new = np.empty(len(sorted_keys), dtype=bool)
+    new[0] = True
+    np.not_equal(sorted_keys[1:], sorted_keys[:-1], out=new[1:])
+    starts = np.flatnonzero(new)
     counts = np.diff(np.append(starts, len(sorted_keys)))
     return sorted_keys[starts], counts
 
@@ -150,9 +156,10 @@ def _runs(sorted_keys: IntArray) -> tuple[IntArray, IntArray]:
 def _clip_single(grouped: IntArray, side: IntArray) -> tuple[IntArray, IntArray]:
     """One reference per group: one sort of ``key·4 + side``, hyp run then ref run."""
     values, counts = _runs(np.sort(grouped * 4 + side))
-    pair = np.flatnonzero((values[1:] == values[:-1] + 1) & (values[:-1] % 4 == 0))
+    hyp = np.flatnonzero((values[:-1] & 3) == 0)
+    pair = hyp[values[hyp + 1] == values[hyp] + 1]
     matched = np.minimum(counts[pair], counts[pair + 1])
-    return matched, values[pair] // 4
+    return matched, values[pair] >> 2
 
 
 def _clip_multi(grouped: IntArray, side: IntArray, n_slots: int) -> tuple[IntArray, IntArray]:
