@@ -91,3 +91,14 @@ def test_import_assay_does_not_import_numpy() -> None:
     code = "import sys, assay; assay.score('bleu', 'a b', 'a b'); print('numpy' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_lone_surrogates_and_astral_characters() -> None:
+    preds = ["a\ud800b c 😀 x " * 20] * 40
+    targets = [["a\ud800b d 😀 x " * 20, "c\udfff 😀"]] * 40
+    for name in ("chrf", "chrf++", "bleu"):
+        spec = get_metric(name)
+        settings = spec.bind().settings
+        assert spec.batch_stats_fn is not None and spec.stats_fn is not None
+        expected = [spec.stats_fn(p, t, settings) for p, t in zip(preds, targets, strict=True)]
+        assert spec.batch_stats_fn(preds, targets, settings) == expected

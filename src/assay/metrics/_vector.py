@@ -48,7 +48,9 @@ def pack_tokens(texts: Sequence[Sequence[Hashable]]) -> Packed:
 
 def pack_chars(texts: Sequence[str]) -> Packed:
     """Pack strings as code points renumbered densely."""
-    points = np.frombuffer("".join(texts).encode("utf-32-le"), dtype="<u4").astype(np.int64)
+    points = np.frombuffer("".join(texts).encode("utf-32-le", "surrogatepass"), dtype="<u4").astype(
+        np.int64
+    )
     lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
     if not len(points):
         return Packed(points, lengths, 1)
