@@ -3,7 +3,10 @@
 One run, one generated corpus (seeded), three regimes: short answers (1-5 tokens,
 4,000 items), sentences (15-35 tokens, 2,000 items) and long texts (1,000 tokens,
 12 items; for ROUGE-Lsum the same texts broken into lines of 20 tokens). Every
-figure is the best of three runs, in microseconds per item.
+figure is the best of three runs, in microseconds per item, with the garbage
+collector switched off during each run for assay, anchors and floor alike (as
+``timeit`` does; otherwise a full collection of the benchmark's own objects lands
+in a random run and can triple it).
 
 What is timed:
 
@@ -41,6 +44,7 @@ measured ones).
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
 import random
@@ -80,11 +84,17 @@ def as_lines(text: str, width: int = 20) -> str:
 
 
 def best_of(fn: Callable[[], object], repeat: int) -> float:
+    """Best wall time of ``repeat`` runs, garbage collector off during each (as ``timeit``)."""
     times = []
     for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
+        gc.collect()
+        gc.disable()
+        try:
+            start = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - start)
+        finally:
+            gc.enable()
     return min(times)
 
 
