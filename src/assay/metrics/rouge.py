@@ -132,15 +132,36 @@ def lcs_indices(
 
 
 def summary_lcs_hits(ref_sents: Sequence[Sequence[str]], can_sents: Sequence[Sequence[str]]) -> int:
-    """Union-LCS hits of ROUGE-Lsum with ROUGE 1.5.5's per-token clipping."""
+    """Union-LCS hits of ROUGE-Lsum with ROUGE 1.5.5's per-token clipping.
+
+    A predicted sentence is skipped when every target position it shares a token
+    with is already in the union: its LCS can only use such positions. The loop
+    over predicted sentences ends once every position reachable by any of them is in.
+    """
     ref_left = Counter(t for s in ref_sents for t in s)
     can_left = Counter(t for s in can_sents for t in s)
     hits = 0
     cans = [(can, token_positions(can)) for can in can_sents if can]
     for ref in ref_sents:
         union: set[int] = set()
+        ref_positions = token_positions(ref)
+        everything = 0
+        for tok, mask in ref_positions.items():
+            if tok in can_left:
+                everything |= mask
+        covered = 0
         for can, positions in cans:
-            union.update(lcs_indices(ref, can, positions))
+            if covered == everything:
+                break
+            reachable = 0
+            for tok in ref_positions.keys() & positions.keys():
+                reachable |= ref_positions[tok]
+            if not reachable & ~covered:
+                continue
+            indices = lcs_indices(ref, can, positions)
+            union.update(indices)
+            for index in indices:
+                covered |= 1 << index
         for index in sorted(union):
             tok = ref[index]
             if can_left[tok] > 0 and ref_left[tok] > 0:
@@ -181,6 +202,8 @@ def _rouge_lsum(prediction: str, target: str, s: Settings) -> Stats:
     n_pred, n_ref = sum(map(len, pred)), sum(map(len, ref))
     if not n_pred or not n_ref:
         return (0, n_pred, n_ref)
+    if len(pred) == 1 and len(ref) == 1:  # one LCS: its tokens always survive the clipping
+        return (lcs_length(pred[0], ref[0]), n_pred, n_ref)
     return (summary_lcs_hits(ref, pred), n_pred, n_ref)
 
 
