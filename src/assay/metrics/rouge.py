@@ -132,43 +132,49 @@ def lcs_indices(
 
 
 def summary_lcs_hits(ref_sents: Sequence[Sequence[str]], can_sents: Sequence[Sequence[str]]) -> int:
-    """Union-LCS hits of ROUGE-Lsum with ROUGE 1.5.5's per-token clipping.
-
-    A predicted sentence is skipped when every target position it shares a token
-    with is already in the union: its LCS can only use such positions. The loop
-    over predicted sentences ends once every position reachable by any of them is in.
-    """
+    """Union-LCS hits of ROUGE-Lsum with ROUGE 1.5.5's per-token clipping."""
     ref_left = Counter(t for s in ref_sents for t in s)
     can_left = Counter(t for s in can_sents for t in s)
     hits = 0
     cans = [(can, token_positions(can)) for can in can_sents if can]
     for ref in ref_sents:
-        union: set[int] = set()
-        ref_positions = token_positions(ref)
-        everything = 0
-        for tok, mask in ref_positions.items():
-            if tok in can_left:
-                everything |= mask
-        covered = 0
-        for can, positions in cans:
-            if covered == everything:
-                break
-            reachable = 0
-            for tok in ref_positions.keys() & positions.keys():
-                reachable |= ref_positions[tok]
-            if not reachable & ~covered:
-                continue
-            indices = lcs_indices(ref, can, positions)
-            union.update(indices)
-            for index in indices:
-                covered |= 1 << index
-        for index in sorted(union):
+        for index in lcs_union(ref, cans):
             tok = ref[index]
             if can_left[tok] > 0 and ref_left[tok] > 0:
                 hits += 1
                 can_left[tok] -= 1
                 ref_left[tok] -= 1
     return hits
+
+
+def lcs_union(
+    ref: Sequence[str], cans: Sequence[tuple[Sequence[str], dict[str, int]]]
+) -> list[int]:
+    """Sorted union of the LCS positions in ``ref`` against each ``(can, positions)``.
+
+    The union does not depend on the order of the predicted sentences, so those
+    reaching the most target positions (positions holding one of their tokens) go
+    first, and a sentence whose reachable positions are all in the union already is
+    skipped: its LCS can only use such positions.
+    """
+    ref_positions = token_positions(ref)
+    shared = []
+    for can, positions in cans:
+        reach = 0
+        for tok in ref_positions.keys() & positions.keys():
+            reach |= ref_positions[tok]
+        if reach:
+            shared.append((reach.bit_count(), reach, can, positions))
+    shared.sort(key=lambda item: -item[0])
+    union: set[int] = set()
+    covered = 0
+    for _, reach, can, positions in shared:
+        if reach & ~covered:
+            indices = lcs_indices(ref, can, positions)
+            union.update(indices)
+            for index in indices:
+                covered |= 1 << index
+    return sorted(union)
 
 
 def _tokens(text: str, s: Settings) -> list[str]:
