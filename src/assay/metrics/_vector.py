@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 IntArray = npt.NDArray[np.int64]
-_LIMIT = 1 << 62  # keys stay below this, leaving room for the side bit
+_LIMIT = 1 << 62  # keys (times 4 or the reference count) stay below this: room for side bits
 
 
 @dataclass(frozen=True, slots=True)
