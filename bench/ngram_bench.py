@@ -1,24 +1,50 @@
 """Benchmark the n-gram metrics against sacrebleu, nltk and rouge-score.
 
-One run, one generated corpus (seeded), three regimes: short answers (1-5 tokens),
-sentences (15-35 tokens) and long texts (1,000 tokens; for ROUGE-Lsum, 50 lines of
-20 tokens). For every metric it prints
-the time per item, the ratio assay/anchor (below 1 = assay faster) and the metric's
-time as a multiple of the *floor*: reading and parsing the JSONL file and
-tokenising prediction and targets with the ``word`` tokenizer.
+One run, one generated corpus (seeded), three regimes: short answers (1-5 tokens,
+4,000 items), sentences (15-35 tokens, 2,000 items) and long texts (1,000 tokens,
+12 items; for ROUGE-Lsum the same texts broken into lines of 20 tokens). Every
+figure is the best of three runs (six for the floor), in microseconds per item,
+with the garbage collector switched off during each run for assay, anchors and
+floor alike (as ``timeit`` does; otherwise a full collection of the benchmark's own
+objects lands in a random run and can triple it).
+
+What is timed:
+
+* **floor**: reading and parsing the JSONL file and tokenising prediction and
+  targets with the ``word`` tokenizer (no scoring).
+* **assay, "per pair"**: a loop of ``assay.bind(metric, ...).score(prediction,
+  targets)``, one call per item (input checks included).
+* **assay, "corpus"**: one ``assay.score_corpus(metric, predictions, targets)`` call
+  for the whole regime; it returns the per-item values and statistics and the
+  corpus value (BLEU and chrF statistics are vectorised over the corpus).
+* **anchors**: sacrebleu ``sentence_score`` in a loop / ``corpus_score`` once,
+  nltk ``sentence_bleu`` (method3) in a loop, rouge-score ``score`` in a loop.
 
 Same input and tokenization on both sides: BLEU uses pre-tokenised text
 (sacrebleu ``tokenize='none'``, assay ``tokenizer='whitespace'``; nltk gets the same
-token lists, pre-split outside the timing), ROUGE-L uses rouge-score's tokenizer
-on both sides, chrF needs none.
+token lists, pre-split outside the timing), ROUGE uses rouge-score's tokenizer on
+both sides, chrF needs none (both remove whitespace).
 
-Usage: ``python bench/ngram_bench.py [--quick]``.
-Targets (issue 3): ROUGE-L ≥ 100x faster than rouge-score on 1,000-token texts;
-sentence and corpus BLEU ≥ 2x faster than sacrebleu; every metric ≤ 3x the floor.
+Columns: ``speed-up`` = anchor time / assay time; ``x floor`` = assay time / floor.
+
+Targets (issue 3) and the rows that decide them, each printed with MET / NOT MET:
+
+* ROUGE-L ≥ 100x faster than rouge-score on 1,000-token texts (per pair);
+* sentence BLEU ≥ 2x faster than sacrebleu ``sentence_score`` (per pair, every
+  regime) and corpus BLEU ≥ 2x faster than sacrebleu ``corpus_score`` (every regime);
+* sentence BLEU, corpus BLEU, ROUGE-L and chrF (the four metrics the issue names)
+  ≤ 3x the floor in every regime, timed through ``score_corpus`` (how a dataset is
+  scored). The per-pair rows' ``x floor`` is printed for information; ROUGE-Lsum
+  is printed for information (not an issue target; see ``docs/parity.md``).
+
+Usage: ``PYTHONPATH=src python bench/ngram_bench.py [--quick]`` (``--quick``: a
+tenth of the items, one run; for a smoke check only, its ratios are not the
+measured ones).
 """
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
 import random
@@ -58,11 +84,17 @@ def as_lines(text: str, width: int = 20) -> str:
 
 
 def best_of(fn: Callable[[], object], repeat: int) -> float:
+    """Best wall time of ``repeat`` runs, garbage collector off during each (as ``timeit``)."""
     times = []
     for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
+        gc.collect()
+        gc.disable()
+        try:
+            start = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - start)
+        finally:
+            gc.enable()
     return min(times)
 
 
@@ -75,13 +107,16 @@ def floor(path: Path) -> None:
                 tokenize_word(target)
 
 
+Case = tuple[str, str, Callable[[], object], str, Callable[[], object], int]
+
+
 def run_regime(name: str, rows: list[dict[str, object]], repeat: int) -> list[tuple[str, ...]]:
     preds = [str(r["prediction"]) for r in rows]
     targets = [list(r["targets"]) for r in rows]  # type: ignore[call-overload]
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "corpus.jsonl"
         path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-        floor_time = best_of(lambda: floor(path), repeat)
+        floor_time = best_of(lambda: floor(path), 2 * repeat)
     split_preds = [p.split() for p in preds]
     split_refs = [[t.split() for t in ts] for ts in targets]
     sacre_refs = [[ts[0] for ts in targets]]
@@ -97,19 +132,23 @@ def run_regime(name: str, rows: list[dict[str, object]], repeat: int) -> list[tu
     a_chrf = assay.bind("chrf")
     pairs = list(zip(preds, targets, strict=True))
     lsum_pairs = [(as_lines(p), [as_lines(t[0])]) for p, t in pairs]
+    lsum_preds, lsum_targets = [p for p, _ in lsum_pairs], [t for _, t in lsum_pairs]
     slow = 1 if name == "long" else repeat
-    cases: list[tuple[str, Callable[[], object], str, Callable[[], object], int]] = [
+    sacre_sentence = (
+        "sacrebleu sentence",
+        lambda: [sb_sent.sentence_score(p, t) for p, t in pairs],
+    )
+    rouge_l = ("rouge-score", lambda: [rouge.score(t[0], p) for p, t in pairs])
+    rouge_sum = ("rouge-score", lambda: [rouge_lsum.score(t[0], p) for p, t in lsum_pairs])
+    cases: list[Case] = [
+        ("sentence BLEU", "per pair", lambda: [a_bleu.score(p, t) for p, t in pairs])
+        + sacre_sentence
+        + (repeat,),
         (
             "sentence BLEU",
+            "per pair",
             lambda: [a_bleu.score(p, t) for p, t in pairs],
-            "sacrebleu",
-            lambda: [sb_sent.sentence_score(p, t) for p, t in pairs],
-            repeat,
-        ),
-        (
-            "sentence BLEU",
-            lambda: [a_bleu.score(p, t) for p, t in pairs],
-            "nltk m3",
+            "nltk method3",
             lambda: [
                 sentence_bleu(r, h, smoothing_function=method3)
                 for h, r in zip(split_preds, split_refs, strict=True)
@@ -117,46 +156,73 @@ def run_regime(name: str, rows: list[dict[str, object]], repeat: int) -> list[tu
             repeat,
         ),
         (
+            "sentence BLEU",
+            "corpus",
+            lambda: score_corpus("bleu", preds, targets, tokenizer="whitespace"),
+        )
+        + sacre_sentence
+        + (repeat,),
+        (
             "corpus BLEU",
+            "corpus",
             lambda: score_corpus("corpus_bleu", preds, targets, tokenizer="whitespace"),
-            "sacrebleu",
+            "sacrebleu corpus",
             lambda: sb_corpus.corpus_score(preds, sacre_refs),
             repeat,
         ),
+        ("ROUGE-L", "per pair", lambda: [a_rouge.score(p, t) for p, t in pairs])
+        + rouge_l
+        + (slow,),
         (
             "ROUGE-L",
-            lambda: [a_rouge.score(p, t) for p, t in pairs],
-            "rouge-score",
-            lambda: [rouge.score(t[0], p) for p, t in pairs],
-            slow,
-        ),
+            "corpus",
+            lambda: score_corpus("rouge_l", preds, targets, tokenizer="rouge-score"),
+        )
+        + rouge_l
+        + (slow,),
+        ("ROUGE-Lsum", "per pair", lambda: [a_lsum.score(p, t) for p, t in lsum_pairs])
+        + rouge_sum
+        + (slow,),
         (
             "ROUGE-Lsum",
-            lambda: [a_lsum.score(p, t) for p, t in lsum_pairs],
-            "rouge-score",
-            lambda: [rouge_lsum.score(t[0], p) for p, t in lsum_pairs],
+            "corpus",
+            lambda: score_corpus("rouge_lsum", lsum_preds, lsum_targets, tokenizer="rouge-score"),
+        )
+        + rouge_sum
+        + (slow,),
+        (
+            "chrF",
+            "per pair",
+            lambda: [a_chrf.score(p, t) for p, t in pairs],
+            "sacrebleu sentence",
+            lambda: [chrf.sentence_score(p, t) for p, t in pairs],
             slow,
         ),
         (
             "chrF",
-            lambda: [a_chrf.score(p, t) for p, t in pairs],
-            "sacrebleu",
-            lambda: [chrf.sentence_score(p, t) for p, t in pairs],
+            "corpus",
+            lambda: score_corpus("chrf", preds, targets),
+            "sacrebleu corpus",
+            lambda: chrf.corpus_score(preds, sacre_refs),
             slow,
         ),
     ]
+    anchor_times: dict[str, float] = {}
     out = []
-    for metric, ours, anchor, theirs, reps in cases:
+    for metric, path_name, ours, anchor, theirs, reps in cases:
         t_ours = best_of(ours, repeat)
-        t_theirs = best_of(theirs, reps)
+        key = f"{metric}/{anchor}"
+        if key not in anchor_times:
+            anchor_times[key] = best_of(theirs, reps)
+        t_theirs = anchor_times[key]
         out.append(
             (
                 name,
                 metric,
+                path_name,
                 anchor,
                 f"{1e6 * t_ours / len(rows):.1f}",
                 f"{1e6 * t_theirs / len(rows):.1f}",
-                f"{t_ours / t_theirs:.3f}",
                 f"{t_theirs / t_ours:.1f}x",
                 f"{t_ours / floor_time:.2f}",
             )
@@ -168,7 +234,16 @@ def run_regime(name: str, rows: list[dict[str, object]], repeat: int) -> list[tu
 def main() -> None:
     quick = "--quick" in sys.argv
     rng = random.Random(20261129)
-    header = ("regime", "metric", "anchor", "assay us", "anchor us", "ratio", "speed-up", "x floor")
+    header = (
+        "regime",
+        "metric",
+        "assay path",
+        "anchor",
+        "assay us",
+        "anchor us",
+        "speed-up",
+        "x floor",
+    )
     table = [header]
     for name, (low, high, n) in REGIMES.items():
         rows = make_corpus(rng, low, high, max(4, n // 10) if quick else n)
@@ -181,19 +256,34 @@ def main() -> None:
 
 def print_verdict(rows: list[tuple[str, ...]]) -> None:
     """Check the issue's targets against the measured rows."""
-    speed = {(r[0], r[1], r[2]): float(r[6].rstrip("x")) for r in rows}
-    rouge = speed[("long", "ROUGE-L", "rouge-score")]
-    print(f"target ROUGE-L >= 100x rouge-score on 1,000 tokens: {rouge:.0f}x", ok(rouge >= 100))
-    for metric in ("sentence BLEU", "corpus BLEU"):
-        worst = min(v for (_, m, a), v in speed.items() if m == metric and a == "sacrebleu")
-        print(f"target {metric} >= 2x sacrebleu: worst regime {worst:.1f}x", ok(worst >= 2))
-    for metric in sorted({r[1] for r in rows}):
-        worst_floor = max(float(r[7]) for r in rows if r[1] == metric)
-        print(f"target {metric} <= 3x floor: worst {worst_floor:.2f}x", ok(worst_floor <= 3))
+    speed = {(r[0], r[1], r[2], r[3]): float(r[6].rstrip("x")) for r in rows}
+    rouge = speed[("long", "ROUGE-L", "per pair", "rouge-score")]
+    print(
+        f"target ROUGE-L per pair >= 100x rouge-score on 1,000 tokens: {rouge:.0f}x",
+        ok(rouge >= 100),
+    )
+    targets = (
+        ("sentence BLEU", "per pair", "sacrebleu sentence"),
+        ("corpus BLEU", "corpus", "sacrebleu corpus"),
+    )
+    for metric, path_name, anchor in targets:
+        worst = min(
+            v for (_, m, p, a), v in speed.items() if (m, p, a) == (metric, path_name, anchor)
+        )
+        print(
+            f"target {metric} ({path_name}) >= 2x {anchor}: worst regime {worst:.1f}x",
+            ok(worst >= 2),
+        )
+    for metric in ("sentence BLEU", "corpus BLEU", "ROUGE-L", "chrF", "ROUGE-Lsum"):
+        worst_floor = max(float(r[7]) for r in rows if r[1] == metric and r[2] == "corpus")
+        verdict = ok(worst_floor <= 3) if metric != "ROUGE-Lsum" else "(not an issue target)"
+        print(
+            f"target {metric} (score_corpus) <= 3x floor: worst regime {worst_floor:.2f}x", verdict
+        )
 
 
 def ok(flag: bool) -> str:
-    return "(met)" if flag else "(NOT met)"
+    return "MET" if flag else "NOT MET"
 
 
 if __name__ == "__main__":

@@ -56,6 +56,7 @@ MultiFn = Callable[[str, Sequence[str], Settings], float]
 Stats = tuple[int, ...]
 StatsFn = Callable[[str, Sequence[str], Settings], Stats]
 ReduceFn = Callable[[Sequence[int], Settings], float]
+BatchStatsFn = Callable[[Sequence[str], Sequence[Sequence[str]], Settings], list[Stats]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +73,8 @@ class MetricSpec:
     ``reduce_fn`` (element-wise summed statistics → value). When ``corpus_from_stats``
     is true the corpus value is ``reduce_fn`` of the statistics summed over items
     (corpus BLEU, chrF, GLEU); otherwise it is the mean of the per-item values.
+    ``batch_stats_fn`` (optional) computes ``stats_fn`` for a whole corpus at once
+    (vectorised); it must return exactly what ``stats_fn`` returns item by item.
     """
 
     name: str
@@ -92,6 +95,7 @@ class MetricSpec:
     stats_names: Callable[[Mapping[str, Any]], tuple[str, ...]] | None = None
     reduce_fn: ReduceFn | None = None
     corpus_from_stats: bool = False
+    batch_stats_fn: BatchStatsFn | None = None
 
     def option_names(self) -> list[str]:
         """The keyword options :func:`assay.score` accepts for this metric."""

@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from itertools import chain
 from typing import Any
 
 from assay.metrics.base import MetricSpec, Param, Settings, Stats
@@ -61,8 +62,8 @@ from assay.metrics.ngrams import (
     check_positive_int,
     check_positive_number,
     count,
-    higher_ngrams,
-    ref_counts_within,
+    max_counts,
+    shifted,
 )
 
 SMOOTHINGS = ("none", "floor", "add-k", "add-one-all", "exp")
@@ -98,25 +99,47 @@ def bleu_statistics(
 ) -> Stats:
     """Per-segment statistics ``(hyp_len, ref_len, m_1..m_N, t_1..t_N)`` from tokens.
 
-    Only n-grams of the hypothesis are counted on the reference side, and orders
-    above 1 are skipped when no unigram matches (then no longer n-gram can match).
+    Counting stops at the first order with fewer than two matches: an (n+1)-gram
+    match contains two n-gram matches (or one n-gram occurring twice on both
+    sides), so no higher order can match.
     """
     hyp_len = len(hyp)
-    ref_len = len(refs[0]) if len(refs) == 1 else closest_ref_len(hyp_len, [len(r) for r in refs])
-    matches = [0] * (max_order + 1)
-    hyp_counts = count(hyp)
-    for gram, r in ref_counts_within(hyp_counts, refs).items():
-        h = hyp_counts[gram]
-        matches[1] += h if h < r else r
-    if matches[1] and max_order > 1:
-        hyp_counts = count(higher_ngrams(hyp, max_order))
-        ref_grams = [higher_ngrams(ref, max_order) for ref in refs]
-        for gram, r in ref_counts_within(hyp_counts, ref_grams).items():
-            h = hyp_counts[gram]
-            matches[len(gram)] += h if h < r else r
+    if len(refs) == 1:
+        ref_len = len(refs[0])
+    else:
+        ref_len = closest_ref_len(hyp_len, [len(r) for r in refs])
+    matches = [0] * max_order
+    for n in range(1, max_order + 1):
+        m = matches[n - 1] = _order_matches(hyp, refs, n)
+        if m < 2:
+            break
     low = 1 if floor_one else 0
     totals = [hyp_len - k if hyp_len - k > low else low for k in range(max_order)]
-    return (hyp_len, ref_len, *matches[1:], *totals)
+    return (hyp_len, ref_len, *matches, *totals)
+
+
+def _order_matches(hyp: Sequence[str], refs: Sequence[Sequence[str]], n: int) -> int:
+    """Clipped ``n``-gram matches (each n-gram clipped at its maximum in one reference).
+
+    When no hypothesis n-gram repeats, every shared n-gram contributes exactly one,
+    so the count is the size of a set intersection (no counting needed).
+    """
+    distinct = set(shifted(hyp, n))
+    if len(distinct) == len(hyp) - n + 1:
+        if len(refs) == 1:
+            return len(distinct.intersection(shifted(refs[0], n)))
+        return len(distinct.intersection(chain.from_iterable(shifted(r, n) for r in refs)))
+    hyp_counts = count(shifted(hyp, n))
+    contains = hyp_counts.__contains__
+    if len(refs) == 1:
+        ref_counts = count(filter(contains, shifted(refs[0], n)))
+    else:
+        ref_counts = max_counts([count(filter(contains, shifted(r, n))) for r in refs])
+    m = 0
+    for gram, r in ref_counts.items():
+        h = hyp_counts[gram]
+        m += h if h < r else r
+    return m
 
 
 def brevity_penalty(hyp_len: int, ref_len: int) -> float:
@@ -171,6 +194,37 @@ def _stats(prediction: str, targets: Sequence[str], s: Settings) -> Stats:
     refs = [_tokens(t, s) for t in targets]
     floor_one = s.params["empty_order"] == "floor-one"
     return bleu_statistics(_tokens(prediction, s), refs, s.params["max_order"], floor_one)
+
+
+def _batch_stats(
+    predictions: Sequence[str], targets_list: Sequence[Sequence[str]], s: Settings
+) -> list[Stats]:
+    """:func:`_stats` for a whole corpus, with the n-gram clipping vectorised."""
+    import numpy as np
+
+    from assay.metrics import _vector
+
+    order, floor_one = s.params["max_order"], s.params["empty_order"] == "floor-one"
+    hyps = [_tokens(p, s) for p in predictions]
+    refs = [[_tokens(t, s) for t in targets] for targets in targets_list]
+    texts: list[list[str]] = []
+    group: list[int] = []
+    slot: list[int] = []
+    for i, (hyp, item_refs) in enumerate(zip(hyps, refs, strict=True)):
+        texts += [hyp, *item_refs]
+        group += [i] * (len(item_refs) + 1)
+        slot += range(len(item_refs) + 1)
+    matches = _vector.clipped_matches(
+        _vector.pack_tokens(texts), np.array(group), np.array(slot), len(hyps), order
+    )
+    hyp_len = np.array([len(h) for h in hyps], dtype=np.int64)
+    ref_len = [
+        len(r[0]) if len(r) == 1 else closest_ref_len(len(h), [len(t) for t in r])
+        for h, r in zip(hyps, refs, strict=True)
+    ]
+    totals = [np.maximum(hyp_len - k, 1 if floor_one else 0) for k in range(order)]
+    table = np.vstack([hyp_len, np.array(ref_len, dtype=np.int64), matches, *totals])
+    return list(map(tuple, table.T.tolist()))
 
 
 def _reduce(stats: Sequence[int], s: Settings) -> float:
@@ -245,6 +299,7 @@ METRICS = (
         stats_fn=_stats,
         stats_names=_stat_names,
         reduce_fn=_reduce,
+        batch_stats_fn=_batch_stats,
     ),
     MetricSpec(
         name="corpus_bleu",
@@ -261,6 +316,7 @@ METRICS = (
         stats_fn=_stats,
         stats_names=_stat_names,
         reduce_fn=_reduce,
+        batch_stats_fn=_batch_stats,
         corpus_from_stats=True,
     ),
     MetricSpec(

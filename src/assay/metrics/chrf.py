@@ -147,6 +147,64 @@ def _stats(prediction: str, targets: Sequence[str], s: Settings) -> Stats:
     return best
 
 
+def _batch_stats(
+    predictions: Sequence[str], targets_list: Sequence[Sequence[str]], s: Settings
+) -> list[Stats]:
+    """:func:`_stats` for a whole corpus: every hypothesis/reference pair vectorised."""
+    import numpy as np
+
+    from assay.metrics import _vector
+
+    p = s.params
+    char_order, word_order, beta = p["char_order"], p["word_order"], p["beta"]
+    texts = [_prepare(text, s) for text in _pair_texts(predictions, targets_list)]
+    chars = texts if p["whitespace"] else ["".join(text.split()) for text in texts]
+    table = _pair_table(_vector.pack_chars(chars), char_order)
+    if word_order:
+        words = [split_punctuation(text) for text in texts]
+        table = np.hstack([table, _pair_table(_vector.pack_tokens(words), word_order)])
+    rows: list[Stats] = list(map(tuple, table.tolist()))
+    out: list[Stats] = []
+    start = 0
+    for targets in targets_list:
+        pairs = rows[start : start + len(targets)]
+        start += len(targets)
+        if len(pairs) == 1:
+            out.append(pairs[0])
+        else:
+            values = [chrf_from_statistics(row, beta) for row in pairs]
+            out.append(pairs[values.index(max(values))])
+    return out
+
+
+def _pair_texts(predictions: Sequence[str], targets_list: Sequence[Sequence[str]]) -> list[str]:
+    """Hypothesis, reference, hypothesis, reference… one pair per (item, target)."""
+    texts: list[str] = []
+    for prediction, targets in zip(predictions, targets_list, strict=True):
+        for target in targets:
+            texts += [prediction, target]
+    return texts
+
+
+def _pair_table(packed: Any, max_order: int) -> Any:
+    """``(hyp, ref, match)`` per order for packed hypothesis/reference pairs (numpy)."""
+    import numpy as np
+
+    from assay.metrics import _vector
+
+    n_pairs = len(packed.lengths) // 2
+    group = np.repeat(np.arange(n_pairs), 2)
+    slot = np.tile(np.array([0, 1]), n_pairs)
+    matches = _vector.clipped_matches(packed, group, slot, n_pairs, max_order)
+    hyp_len, ref_len = packed.lengths[0::2], packed.lengths[1::2]
+    columns = []
+    for n in range(1, max_order + 1):
+        n_ref = np.maximum(ref_len - n + 1, 0)
+        n_hyp = np.where(n_ref > 0, np.maximum(hyp_len - n + 1, 0), 0)
+        columns += [n_hyp, n_ref, matches[n - 1]]
+    return np.vstack(columns).T
+
+
 def _reduce(stats: Sequence[int], s: Settings) -> float:
     return chrf_from_statistics(stats, s.params["beta"])
 
@@ -201,6 +259,7 @@ def _spec(name: str, word_order: int, description: str, citation: str) -> Metric
         stats_fn=_stats,
         stats_names=_names,
         reduce_fn=_reduce,
+        batch_stats_fn=_batch_stats,
         corpus_from_stats=True,
     )
 

@@ -13,7 +13,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from assay.errors import InvalidInputError, InvalidTypeError
-from assay.metrics.base import BoundMetric, Stats, check_inputs
+from assay.metrics.base import BoundMetric, MetricSpec, Settings, Stats, check_inputs
+
+VECTOR_MIN_CHARS = 2000
+"""Smaller corpora (total characters) use the per-item statistics: numpy's set-up costs more."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +86,38 @@ def _check_corpus(name: str, predictions: object, targets_list: object) -> list[
     return [check_inputs(name, p, t) for p, t in zip(preds, targets, strict=True)]
 
 
+def item_statistics(
+    spec: MetricSpec,
+    predictions: Sequence[str],
+    targets_list: Sequence[Sequence[str]],
+    settings: Settings,
+) -> tuple[Stats, ...]:
+    """Per-item statistics, vectorised for corpora of :data:`VECTOR_MIN_CHARS` or more.
+
+    The vectorised path (``spec.batch_stats_fn``) returns the same tuples as the
+    per-item ``stats_fn``; it falls back to ``stats_fn`` when its integer keys
+    would overflow.
+    """
+    if spec.batch_stats_fn is not None and _size(predictions, targets_list) >= VECTOR_MIN_CHARS:
+        try:
+            return tuple(spec.batch_stats_fn(predictions, targets_list, settings))
+        except OverflowError:
+            pass
+    assert spec.stats_fn is not None
+    stats_fn = spec.stats_fn
+    return tuple(stats_fn(p, t, settings) for p, t in zip(predictions, targets_list, strict=True))
+
+
+def _size(predictions: Sequence[str], targets_list: Sequence[Sequence[str]]) -> int:
+    """Total characters, counted only until :data:`VECTOR_MIN_CHARS` is reached."""
+    size = 0
+    for prediction, targets in zip(predictions, targets_list, strict=True):
+        size += len(prediction) + sum(map(len, targets))
+        if size >= VECTOR_MIN_CHARS:
+            break
+    return size
+
+
 def score_corpus_bound(
     bound: BoundMetric, predictions: Sequence[str], targets_list: Sequence[Any]
 ) -> CorpusResult:
@@ -104,9 +139,12 @@ def score_corpus_bound(
             True,
             len(values),
         )
-    stats_fn, reduce_fn = spec.stats_fn, spec.reduce_fn
-    rows = tuple(stats_fn(p, t, settings) for p, t in zip(predictions, checked, strict=True))
-    values = tuple(reduce_fn(row, settings) for row in rows)
+    reduce_fn = spec.reduce_fn
+    rows = item_statistics(spec, predictions, checked, settings)
+    memo: dict[Stats, float] = {}  # reduce_fn is pure: equal statistics, equal value
+    values = tuple(
+        memo[row] if row in memo else memo.setdefault(row, reduce_fn(row, settings)) for row in rows
+    )
     if spec.corpus_from_stats:
         value, is_mean = reduce_fn(sum_statistics(rows), settings), False
     else:

@@ -3,13 +3,13 @@
 Counting runs the C loop behind :class:`collections.Counter` into plain dicts over
 ``zip`` of shifted token lists, so the per-n-gram work stays in C. Reference
 n-grams are counted only where the hypothesis has them (``filter`` with the
-hypothesis dict's ``__contains__``), which is all clipping needs.
+hypothesis dict's ``__contains__``), which is all clipping needs. Whole corpora
+are counted by the vectorised :mod:`assay.metrics._vector` instead.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
-from itertools import chain
 from typing import Any
 
 try:  # the C counting loop behind Counter.update, without Counter's per-call overhead
@@ -38,22 +38,6 @@ def shifted(tokens: Sequence[str], n: int) -> Iterable[Any]:
     if n == 3:
         return zip(tokens, tokens[1:], tokens[2:], strict=False)
     return zip(*(tokens[k:] for k in range(n)), strict=False)
-
-
-def higher_ngrams(tokens: Sequence[str], max_order: int) -> Iterable[tuple[str, ...]]:
-    """Every n-gram of ``tokens`` with ``2 ≤ n ≤ max_order``, as tuples (order = length)."""
-    top = min(max_order, len(tokens))
-    if top < 2:
-        return ()
-    shifts = [tokens[k:] for k in range(top)]
-    return chain.from_iterable([zip(*shifts[:n]) for n in range(2, top + 1)])  # noqa: B905
-
-
-def ref_counts_within(hyp_counts: dict[Any, int], refs: Iterable[Iterable[Any]]) -> dict[Any, int]:
-    """Maximum count over references of each hypothesis n-gram (absent: not shared)."""
-    contains = hyp_counts.__contains__
-    counts = [count(filter(contains, grams)) for grams in refs]
-    return counts[0] if len(counts) == 1 else max_counts(counts)
 
 
 def ngram_counts(tokens: Sequence[str], n: int) -> dict[Any, int]:

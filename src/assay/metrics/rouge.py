@@ -138,16 +138,43 @@ def summary_lcs_hits(ref_sents: Sequence[Sequence[str]], can_sents: Sequence[Seq
     hits = 0
     cans = [(can, token_positions(can)) for can in can_sents if can]
     for ref in ref_sents:
-        union: set[int] = set()
-        for can, positions in cans:
-            union.update(lcs_indices(ref, can, positions))
-        for index in sorted(union):
+        for index in lcs_union(ref, cans):
             tok = ref[index]
             if can_left[tok] > 0 and ref_left[tok] > 0:
                 hits += 1
                 can_left[tok] -= 1
                 ref_left[tok] -= 1
     return hits
+
+
+def lcs_union(
+    ref: Sequence[str], cans: Sequence[tuple[Sequence[str], dict[str, int]]]
+) -> list[int]:
+    """Sorted union of the LCS positions in ``ref`` against each ``(can, positions)``.
+
+    The union does not depend on the order of the predicted sentences, so those
+    reaching the most target positions (positions holding one of their tokens) go
+    first, and a sentence whose reachable positions are all in the union already is
+    skipped: its LCS can only use such positions.
+    """
+    ref_positions = token_positions(ref)
+    shared = []
+    for can, positions in cans:
+        reach = 0
+        for tok in ref_positions.keys() & positions.keys():
+            reach |= ref_positions[tok]
+        if reach:
+            shared.append((reach.bit_count(), reach, can, positions))
+    shared.sort(key=lambda item: -item[0])
+    union: set[int] = set()
+    covered = 0
+    for _, reach, can, positions in shared:
+        if reach & ~covered:
+            indices = lcs_indices(ref, can, positions)
+            union.update(indices)
+            for index in indices:
+                covered |= 1 << index
+    return sorted(union)
 
 
 def _tokens(text: str, s: Settings) -> list[str]:
@@ -181,6 +208,8 @@ def _rouge_lsum(prediction: str, target: str, s: Settings) -> Stats:
     n_pred, n_ref = sum(map(len, pred)), sum(map(len, ref))
     if not n_pred or not n_ref:
         return (0, n_pred, n_ref)
+    if len(pred) == 1 and len(ref) == 1:  # one LCS: its tokens always survive the clipping
+        return (lcs_length(pred[0], ref[0]), n_pred, n_ref)
     return (summary_lcs_hits(ref, pred), n_pred, n_ref)
 
 

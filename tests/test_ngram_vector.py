@@ -1,0 +1,104 @@
+"""The vectorised corpus statistics equal the per-item statistics, tuple for tuple.
+
+``score_corpus`` computes BLEU and chrF statistics for a whole corpus at once
+(``metrics/_vector.py``); the per-item functions are the reference here, and they
+are themselves checked against sacrebleu and nltk in ``test_ngram_parity.py``.
+The key-size limit and chunk size are lowered in some tests to drive the dense
+renumbering, the overflow fallback and chunk boundaries with small inputs.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+import assay
+from _ngram_cases import make_pairs
+from assay.metrics import _vector
+from assay.metrics.registry import get_metric
+
+PAIRS = make_pairs(1200, seed=7)
+PREDS = [p for p, _ in PAIRS]
+TARGETS = [list(t) for _, t in PAIRS]
+
+OPTIONS: list[tuple[str, dict[str, Any]]] = [
+    ("bleu", {}),
+    ("bleu", {"tokenizer": "whitespace", "empty_order": "nltk"}),
+    ("bleu", {"max_order": 1}),
+    ("bleu", {"max_order": 6, "lowercase": True}),
+    ("corpus_bleu", {}),
+    ("chrf", {}),
+    ("chrf++", {}),
+    ("chrf", {"char_order": 4, "word_order": 1, "whitespace": True, "lowercase": True}),
+]
+
+
+def per_item(name: str, options: dict[str, Any]) -> list[tuple[int, ...]]:
+    spec = get_metric(name)
+    settings = spec.bind(**options).settings
+    assert spec.stats_fn is not None
+    return [spec.stats_fn(p, t, settings) for p, t in zip(PREDS, TARGETS, strict=True)]
+
+
+def batch(name: str, options: dict[str, Any]) -> list[tuple[int, ...]]:
+    spec = get_metric(name)
+    assert spec.batch_stats_fn is not None
+    return spec.batch_stats_fn(PREDS, TARGETS, spec.bind(**options).settings)
+
+
+@pytest.mark.parametrize(("name", "options"), OPTIONS)
+def test_batch_statistics_equal_per_item(name: str, options: dict[str, Any]) -> None:
+    assert batch(name, options) == per_item(name, options)
+
+
+@pytest.mark.parametrize("name", ["bleu", "chrf++"])
+def test_small_chunks_and_dense_keys(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_vector, "CHUNK", 50)  # many chunks, groups never split
+    monkeypatch.setattr(_vector, "_LIMIT", 1 << 40)  # forces dense renumbering
+    assert batch(name, {}) == per_item(name, {})
+
+
+def test_overflow_falls_back_to_per_item(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_vector, "_LIMIT", 1 << 12)
+    with pytest.raises(OverflowError):
+        batch("bleu", {})
+    result = assay.score_corpus("bleu", PREDS, TARGETS)
+    assert list(result.statistics or ()) == per_item("bleu", {})
+
+
+def test_corpus_values_equal_per_item_scores() -> None:
+    for name in ("bleu", "chrf"):
+        preds, targets = PREDS[:300], TARGETS[:300]
+        bound = assay.bind(name)
+        expected = [bound.score(p, t) for p, t in zip(preds, targets, strict=True)]
+        assert list(assay.score_corpus(name, preds, targets).values) == expected
+
+
+def test_empty_texts_only() -> None:
+    preds, targets = [""] * 40, [[""]] * 40
+    for name in ("bleu", "chrf++"):
+        spec = get_metric(name)
+        settings = spec.bind().settings
+        assert spec.batch_stats_fn is not None and spec.stats_fn is not None
+        expected = [spec.stats_fn(p, t, settings) for p, t in zip(preds, targets, strict=True)]
+        assert spec.batch_stats_fn(preds, targets, settings) == expected
+
+
+def test_import_assay_does_not_import_numpy() -> None:
+    code = "import sys, assay; assay.score('bleu', 'a b', 'a b'); print('numpy' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_lone_surrogates_and_astral_characters() -> None:
+    preds = ["a\ud800b c 😀 x " * 20] * 40
+    targets = [["a\ud800b d 😀 x " * 20, "c\udfff 😀"]] * 40
+    for name in ("chrf", "chrf++", "bleu"):
+        spec = get_metric(name)
+        settings = spec.bind().settings
+        assert spec.batch_stats_fn is not None and spec.stats_fn is not None
+        expected = [spec.stats_fn(p, t, settings) for p, t in zip(preds, targets, strict=True)]
+        assert spec.batch_stats_fn(preds, targets, settings) == expected
