@@ -12,6 +12,7 @@ BENCHES = (
     "ngram_bench.py",
     "bench_stats.py",
     "bench_structured.py",
+    "bench_report.py",
 )
 
 
