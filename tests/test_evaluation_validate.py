@@ -88,3 +88,33 @@ def test_problems_are_located(
     assert "atlas-7b: accuracy is" in text  # summary no longer matches the rows
     assert run("check", str(rel)) == 1
     assert "smoke test: PASS" in capsys.readouterr().out
+
+
+def test_unknown_question_in_first_score_row_is_a_problem(
+    release: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rel = copy_release(release, tmp_path)
+    scores = rel / "results" / "scores.jsonl"
+    lines = scores.read_text("utf-8").splitlines()
+    first = json.loads(lines[0])
+    first["question_id"] = "no-such-question"
+    lines[0] = json.dumps(first)
+    scores.write_text("\n".join(lines) + "\n", "utf-8")
+    text = "\n".join(str(p) for p in check_release(rel))
+    assert f"{scores}:1: question 'no-such-question' is not in the gold files" in text
+    assert run("check", str(rel)) == 1
+    assert capsys.readouterr().out.rstrip().endswith("smoke test: PASS")
+
+
+def test_unreadable_line_is_a_located_problem_and_smoke_test_still_runs(
+    release: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rel = copy_release(release, tmp_path)
+    cross = rel / "qa_cross_doc.jsonl"
+    with open(cross, "a", encoding="utf-8") as handle:
+        handle.write("{not json\n")
+    n_lines = len(cross.read_text("utf-8").splitlines())
+    assert run("check", str(rel)) == 1
+    out = capsys.readouterr().out
+    assert f"{cross}:{n_lines}: invalid JSON" in out
+    assert out.rstrip().endswith("smoke test: PASS")

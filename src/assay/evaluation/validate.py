@@ -48,9 +48,31 @@ class Problem:
         return f"{self.location}: {self.message}"
 
 
-def _manifest(root: Path) -> dict[str, Any]:
-    path = root / "manifest.json"
-    data = read_json(path) if path.is_file() else {}
+def _where(error: InputFileError) -> str:
+    return error.path if error.line is None else f"{error.path}:{error.line}"
+
+
+def _rows(path: Path, problems: list[Problem]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The rows of a JSONL file; an unreadable line becomes a problem and ends the file."""
+    try:
+        yield from iter_jsonl(path)
+    except InputFileError as error:
+        problems.append(Problem(_where(error), f"{error.problem} (rest of the file not checked)"))
+
+
+def _document(path: Path, problems: list[Problem]) -> Any:
+    """A JSON document, or ``{}`` (with a problem) when it cannot be read."""
+    if not path.is_file():
+        return {}
+    try:
+        return read_json(path)
+    except InputFileError as error:
+        problems.append(Problem(_where(error), error.problem))
+        return {}
+
+
+def _manifest(root: Path, problems: list[Problem]) -> dict[str, Any]:
+    data = _document(root / "manifest.json", problems)
     return data if isinstance(data, dict) else {}
 
 
@@ -67,7 +89,7 @@ def _documents(root: Path, problems: list[Problem]) -> dict[str, int | None]:
     if not path.is_file():
         problems.append(Problem(str(path), "missing; list every document with its page_count"))
         return documents
-    for line, row in iter_jsonl(path):
+    for line, row in _rows(path, problems):
         doc_id, pages = str(row.get("document_id", "")).strip(), row.get("page_count")
         where = f"{path}:{line}"
         if not doc_id:
@@ -84,7 +106,7 @@ def _documents(root: Path, problems: list[Problem]) -> dict[str, int | None]:
 def _questions(files: Iterable[Path], problems: list[Problem]) -> list[GoldQuestion]:
     questions: dict[str, GoldQuestion] = {}
     for path in files:
-        for line, row in iter_jsonl(path):
+        for line, row in _rows(path, problems):
             try:
                 question = parse_gold_row(row, str(path), line)
             except InputFileError as error:
@@ -141,14 +163,18 @@ def _score_problems(root: Path, questions: list[GoldQuestion]) -> Iterator[Probl
         return
     ids = {q.id for q in questions}
     rows: dict[str, dict[str, dict[str, Any]]] = {}
-    for line, row in iter_jsonl(scores_path):
+    unreadable: list[Problem] = []
+    for line, row in _rows(scores_path, unreadable):
         system, qid = str(row.get("system")), str(row.get("question_id"))
+        seen = rows.setdefault(system, {})
         if qid not in ids:
             yield Problem(f"{scores_path}:{line}", f"question {qid!r} is not in the gold files")
-        elif qid in rows.setdefault(system, {}):
+            continue
+        if qid in seen:
             yield Problem(f"{scores_path}:{line}", f"duplicate row for ({system}, {qid})")
-        rows[system][qid] = row
-    summary = read_json(summary_path) if summary_path.is_file() else {}
+        seen[qid] = row
+    summary = _document(summary_path, unreadable)
+    yield from unreadable
     systems = summary.get("systems", {}) if isinstance(summary, dict) else {}
     for system in sorted(set(rows) | set(systems)):
         missing = [q.id for q in questions if q.id not in rows.get(system, {})]
@@ -181,8 +207,7 @@ def _fingerprint_problems(root: Path, manifest: dict[str, Any], profile: str) ->
     stated = manifest.get("score_evaluator_sha256")
     if stated is None:
         return
-    summary_path = root / "results" / "summary.json"
-    summary = read_json(summary_path) if summary_path.is_file() else {}
+    summary = _document(root / "results" / "summary.json", [])
     if isinstance(summary, dict) and isinstance(summary.get("profile"), str):
         profile = summary["profile"]
     actual = fingerprint(profile)
@@ -197,7 +222,7 @@ def check_release(root: str | Path, profile: str = "assay") -> list[Problem]:
     """Every problem of a release directory, in a stable order."""
     root = Path(root)
     problems: list[Problem] = []
-    manifest = _manifest(root)
+    manifest = _manifest(root, problems)
     documents = _documents(root, problems)
     files = _question_files(root, manifest)
     if not files:
