@@ -14,7 +14,7 @@ from typing import Any
 from assay.errors import InputFileError
 from assay.evaluation.compare import CompareOptions, result_document
 from assay.evaluation.from_report import is_release_report, result_from_report
-from assay.io.jsondoc import read_json
+from assay.report.json import read_report
 
 RESULT_KIND = "assay.result"
 STRUCTURED_KIND = "assay.structured"
@@ -55,7 +55,7 @@ def load_result(path: str | Path, options: CompareOptions | None = None) -> dict
     Raises:
         InputFileError: unreadable, invalid JSON, or not a document ``assay report`` renders.
     """
-    document = read_json(path)
+    document = read_report(path)
     kind = document.get("kind") if isinstance(document, dict) else None
     if kind is None and is_release_report(document):
         result = result_from_report(document, str(path), Path(path).stem)
