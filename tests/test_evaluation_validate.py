@@ -118,3 +118,18 @@ def test_unreadable_line_is_a_located_problem_and_smoke_test_still_runs(
     out = capsys.readouterr().out
     assert f"{cross}:{n_lines}: invalid JSON" in out
     assert out.rstrip().endswith("smoke test: PASS")
+
+
+def test_spec_formats_in_any_case_are_known(release: Path, tmp_path: Path) -> None:
+    # The spec names single_choice, list and quantity as formats typed by their
+    # lowercased name; "Fraction" stays unknown.
+    rel = copy_release(release, tmp_path)
+    single = rel / "qa_single_doc.jsonl"
+    edit_jsonl(single, 0, {"answer.format": "list"})
+    edit_jsonl(single, 1, {"answer.format": "Quantity"})
+    edit_jsonl(single, 2, {"answer.format": "Single_Choice"})
+    edit_jsonl(single, 3, {"answer.format": "Fraction"})
+    text = "\n".join(str(p) for p in check_release(rel))
+    assert "unknown answer format 'Fraction'" in text
+    for name in ("list", "Quantity", "Single_Choice"):
+        assert f"unknown answer format {name!r}" not in text

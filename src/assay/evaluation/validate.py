@@ -24,8 +24,10 @@ from assay.io.jsonl import iter_jsonl
 
 KNOWN_FORMATS = (
     "Str", "Int", "Float", "None", "Bool", "Boolean", "Percentage",
-    "single_choice", "multiple_choice", "List",
+    "single_choice", "multiple_choice", "List", "Quantity",
 )  # fmt: skip
+#: Formats are matched case-insensitively: an unmapped format's type is its lowercased name.
+_KNOWN_FORMATS_FOLDED = frozenset(f.lower() for f in KNOWN_FORMATS)
 KNOWN_RULES = (
     "casefold_exact_match",
     "numeric_tolerance",
@@ -125,7 +127,7 @@ def _questions(files: Iterable[Path], problems: list[Problem]) -> list[GoldQuest
 
 def _question_problems(q: GoldQuestion, documents: dict[str, int | None]) -> Iterator[Problem]:
     where = f"{q.path}:{q.line}"
-    if q.format not in KNOWN_FORMATS:
+    if q.format.lower() not in _KNOWN_FORMATS_FOLDED:
         yield Problem(
             where, f"unknown answer format {q.format!r}; known: {', '.join(KNOWN_FORMATS)}"
         )
