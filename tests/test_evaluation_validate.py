@@ -133,3 +133,21 @@ def test_spec_formats_in_any_case_are_known(release: Path, tmp_path: Path) -> No
     assert "unknown answer format 'Fraction'" in text
     for name in ("list", "Quantity", "Single_Choice"):
         assert f"unknown answer format {name!r}" not in text
+
+
+@pytest.mark.parametrize(
+    ("counts", "label"),
+    [
+        ({"num_documents": 7, "num_questions": 48}, "num_documents is 7"),
+        ({"counts": {"documents": 8, "questions": 50}}, "counts.questions is 50"),
+    ],
+)
+def test_manifest_count_spellings(release: Path, tmp_path: Path, counts: dict, label: str) -> None:
+    # The bundled release has 8 documents and 48 questions (hand-counted in manifest.json).
+    rel = copy_release(release, tmp_path)
+    manifest = json.loads((rel / "manifest.json").read_text("utf-8"))
+    del manifest["document_count"], manifest["question_count"]
+    manifest.update(counts)
+    (rel / "manifest.json").write_text(json.dumps(manifest), "utf-8")
+    messages = [str(p) for p in check_release(rel)]
+    assert len(messages) == 1 and label in messages[0], messages

@@ -85,8 +85,13 @@ def _question_files(root: Path, manifest: dict[str, Any]) -> list[Path]:
     return [root / name for name in names if (root / name).is_file()]
 
 
-def _documents(root: Path, problems: list[Problem]) -> dict[str, int | None]:
-    path = root / "documents.jsonl"
+def _documents_path(root: Path, manifest: dict[str, Any]) -> Path:
+    files = manifest.get("files")
+    name = files.get("documents") if isinstance(files, dict) else None
+    return root / name if isinstance(name, str) and name else root / "documents.jsonl"
+
+
+def _documents(path: Path, problems: list[Problem]) -> dict[str, int | None]:
     documents: dict[str, int | None] = {}
     if not path.is_file():
         problems.append(Problem(str(path), "missing; list every document with its page_count"))
@@ -152,11 +157,34 @@ def _question_problems(q: GoldQuestion, documents: dict[str, int | None]) -> Ite
                 )
 
 
+#: Manifest keys read as the expected counts, first present wins (``counts`` nests them).
+COUNT_KEYS = {
+    "document_count": ("document_count", "num_documents", "n_documents", "documents"),
+    "question_count": ("question_count", "num_questions", "n_questions", "questions"),
+}
+
+
+def _stated_count(manifest: dict[str, Any], key: str) -> tuple[str, Any] | None:
+    """The manifest's expected count for ``key`` and the key it was found under."""
+    counts = manifest.get("counts")
+    places = [(manifest, "")]
+    if isinstance(counts, dict):
+        places.append((counts, "counts."))
+    for place, prefix in places:
+        for name in COUNT_KEYS[key]:
+            value = place.get(name)
+            if isinstance(value, int) and not isinstance(value, bool):
+                return prefix + name, value
+    return None
+
+
 def _count_problems(manifest: dict[str, Any], n_docs: int, n_questions: int) -> Iterator[Problem]:
     for key, actual in (("document_count", n_docs), ("question_count", n_questions)):
-        expected = manifest.get(key)
-        if expected is not None and expected != actual:
-            yield Problem("manifest.json", f"{key} is {expected} but the files hold {actual}")
+        stated = _stated_count(manifest, key)
+        if stated is not None and stated[1] != actual:
+            yield Problem(
+                "manifest.json", f"{stated[0]} is {stated[1]} but the files hold {actual}"
+            )
 
 
 def _score_problems(root: Path, questions: list[GoldQuestion]) -> Iterator[Problem]:
@@ -225,7 +253,7 @@ def check_release(root: str | Path, profile: str = "assay") -> list[Problem]:
     root = Path(root)
     problems: list[Problem] = []
     manifest = _manifest(root, problems)
-    documents = _documents(root, problems)
+    documents = _documents(_documents_path(root, manifest), problems)
     files = _question_files(root, manifest)
     if not files:
         problems.append(Problem(str(root), "no gold files found"))
