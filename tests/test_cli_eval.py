@@ -153,6 +153,12 @@ def test_directory_systems_and_results_dir(
     assert sorted(summary["systems"]) == ["alpha", "beta", "gamma"]
     # beta: g1 and g2 right, four missing → 2/6
     assert summary["systems"]["beta"]["accuracy"] == round(2 / 6, 6)
+    # Like every report, the summary carries the fingerprint with profile, version
+    # and metric signatures.
+    provenance = json.loads((tmp_path / "all.json").read_text("utf-8"))["assay"]
+    for key in ("profile", "evaluator_sha256", "assay_version", "metric_signatures"):
+        assert summary[key] == provenance[key], key
+    assert summary["profile"] == "xldocbench"
     combined = json.loads((tmp_path / "all.json").read_text("utf-8"))
     assert [row["system"] for row in combined["leaderboard"]][0] == "alpha"
     assert (tmp_path / "all.csv").read_text("utf-8").startswith("system,question_id,")
