@@ -63,6 +63,17 @@ def release_report(system: SystemResult, *, per_question: bool = True) -> dict[s
     return report
 
 
+def leaderboard_row(system: SystemResult) -> dict[str, Any]:
+    """One leaderboard entry: the system, its rounded means and its counts."""
+    return {
+        "system": system.system,
+        **aggregate_dict(system.overall),
+        "gold_count": system.gold_count,
+        "missing_prediction_count": system.missing_prediction_count,
+        "extra_prediction_count": system.extra_prediction_count,
+    }
+
+
 def accounting_dict(system: SystemResult) -> dict[str, Any]:
     """Buckets, their total and the duplicates of one system."""
     buckets = dict(system.accounting)
@@ -88,9 +99,7 @@ def report_document(result: EvaluationResult, *, per_question: bool = True) -> d
             document["assay"] = provenance_block(result)
         return document
     return {
-        "leaderboard": [
-            {"system": s.system, **aggregate_dict(s.overall)} for s in result.leaderboard()
-        ],
+        "leaderboard": [leaderboard_row(s) for s in result.leaderboard()],
         "systems": {s.system: release_report(s, per_question=per_question) for s in result.systems},
         "assay": provenance_block(result),
     }
