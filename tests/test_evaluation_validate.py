@@ -151,3 +151,13 @@ def test_manifest_count_spellings(release: Path, tmp_path: Path, counts: dict, l
     (rel / "manifest.json").write_text(json.dumps(manifest), "utf-8")
     messages = [str(p) for p in check_release(rel)]
     assert len(messages) == 1 and label in messages[0], messages
+
+
+def test_system_listed_in_manifest_needs_scores(release: Path, tmp_path: Path) -> None:
+    rel = copy_release(release, tmp_path)
+    manifest = json.loads((rel / "manifest.json").read_text("utf-8"))
+    manifest["systems"] = [*manifest["systems"], "dawn-3b"]
+    (rel / "manifest.json").write_text(json.dumps(manifest), "utf-8")
+    text = "\n".join(str(p) for p in check_release(rel))
+    assert "system 'dawn-3b' has no score for 48 question(s)" in text
+    assert "no summary for system 'dawn-3b'" in text

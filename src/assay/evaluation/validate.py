@@ -10,6 +10,7 @@ with its location; nothing is raised for problems in the data itself.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -187,7 +188,21 @@ def _count_problems(manifest: dict[str, Any], n_docs: int, n_questions: int) -> 
             )
 
 
-def _score_problems(root: Path, questions: list[GoldQuestion]) -> Iterator[Problem]:
+def _manifest_systems(manifest: dict[str, Any]) -> set[str]:
+    """The manifest's ``systems`` list (names), or nothing."""
+    listed = manifest.get("systems")
+    if not isinstance(listed, list):
+        return set()
+    return {str(s) for s in listed if isinstance(s, str) and s.strip()}
+
+
+def _score_problems(
+    root: Path, questions: list[GoldQuestion], listed: AbstractSet[str] = frozenset()
+) -> Iterator[Problem]:
+    """Coverage of every (system, question) pair and the summary's re-computation.
+
+    Systems are those in ``scores.jsonl``, in ``summary.json`` and listed by the manifest.
+    """
     scores_path, summary_path = root / "results" / "scores.jsonl", root / "results" / "summary.json"
     if not scores_path.is_file():
         return
@@ -206,7 +221,7 @@ def _score_problems(root: Path, questions: list[GoldQuestion]) -> Iterator[Probl
     summary = _document(summary_path, unreadable)
     yield from unreadable
     systems = summary.get("systems", {}) if isinstance(summary, dict) else {}
-    for system in sorted(set(rows) | set(systems)):
+    for system in sorted(set(rows) | set(systems) | listed):
         missing = [q.id for q in questions if q.id not in rows.get(system, {})]
         if missing:
             yield Problem(
@@ -261,7 +276,7 @@ def check_release(root: str | Path, profile: str = "assay") -> list[Problem]:
     for question in questions:
         problems.extend(_question_problems(question, documents))
     problems.extend(_count_problems(manifest, len(documents), len(questions)))
-    problems.extend(_score_problems(root, questions))
+    problems.extend(_score_problems(root, questions, _manifest_systems(manifest)))
     problems.extend(_fingerprint_problems(root, manifest, profile))
     return problems
 
