@@ -161,3 +161,18 @@ def test_system_listed_in_manifest_needs_scores(release: Path, tmp_path: Path) -
     text = "\n".join(str(p) for p in check_release(rel))
     assert "system 'dawn-3b' has no score for 48 question(s)" in text
     assert "no summary for system 'dawn-3b'" in text
+
+
+def test_score_files_where_the_manifest_names_them(release: Path, tmp_path: Path) -> None:
+    rel = copy_release(release, tmp_path)
+    (rel / "scores").mkdir()
+    (rel / "results" / "scores.jsonl").rename(rel / "scores" / "all.jsonl")
+    (rel / "results" / "summary.json").rename(rel / "scores" / "totals.json")
+    manifest = json.loads((rel / "manifest.json").read_text("utf-8"))
+    manifest["results"] = {"scores": "scores/all.jsonl", "summary": "scores/totals.json"}
+    (rel / "manifest.json").write_text(json.dumps(manifest), "utf-8")
+    assert check_release(rel) == []
+    lines = (rel / "scores" / "all.jsonl").read_text("utf-8").splitlines()
+    (rel / "scores" / "all.jsonl").write_text("\n".join(lines[1:]) + "\n", "utf-8")
+    text = "\n".join(str(p) for p in check_release(rel))
+    assert "all.jsonl: system 'atlas-7b' has no score for 1 question(s)" in text

@@ -196,14 +196,31 @@ def _manifest_systems(manifest: dict[str, Any]) -> set[str]:
     return {str(s) for s in listed if isinstance(s, str) and s.strip()}
 
 
+def result_paths(root: Path, manifest: dict[str, Any]) -> tuple[Path, Path]:
+    """The score files: as the manifest's ``results`` names them, else the defaults.
+
+    Defaults: ``results/scores.jsonl`` and ``results/summary.json``.
+    """
+    named = manifest.get("results")
+    named = named if isinstance(named, dict) else {}
+    paths = []
+    for key, default in (("scores", "results/scores.jsonl"), ("summary", "results/summary.json")):
+        value = named.get(key)
+        paths.append(root / (value if isinstance(value, str) and value else default))
+    return paths[0], paths[1]
+
+
 def _score_problems(
-    root: Path, questions: list[GoldQuestion], listed: AbstractSet[str] = frozenset()
+    root: Path,
+    questions: list[GoldQuestion],
+    listed: AbstractSet[str] = frozenset(),
+    paths: tuple[Path, Path] | None = None,
 ) -> Iterator[Problem]:
     """Coverage of every (system, question) pair and the summary's re-computation.
 
     Systems are those in ``scores.jsonl``, in ``summary.json`` and listed by the manifest.
     """
-    scores_path, summary_path = root / "results" / "scores.jsonl", root / "results" / "summary.json"
+    scores_path, summary_path = paths or result_paths(root, {})
     if not scores_path.is_file():
         return
     ids = {q.id for q in questions}
@@ -252,7 +269,7 @@ def _fingerprint_problems(root: Path, manifest: dict[str, Any], profile: str) ->
     stated = manifest.get("score_evaluator_sha256")
     if stated is None:
         return
-    summary = _document(root / "results" / "summary.json", [])
+    summary = _document(result_paths(root, manifest)[1], [])
     if isinstance(summary, dict) and isinstance(summary.get("profile"), str):
         profile = summary["profile"]
     actual = fingerprint(profile)
@@ -276,7 +293,9 @@ def check_release(root: str | Path, profile: str = "assay") -> list[Problem]:
     for question in questions:
         problems.extend(_question_problems(question, documents))
     problems.extend(_count_problems(manifest, len(documents), len(questions)))
-    problems.extend(_score_problems(root, questions, _manifest_systems(manifest)))
+    problems.extend(
+        _score_problems(root, questions, _manifest_systems(manifest), result_paths(root, manifest))
+    )
     problems.extend(_fingerprint_problems(root, manifest, profile))
     return problems
 
