@@ -227,3 +227,44 @@ def test_report_and_compare_accept_release_report_json(
     assert run("compare", str(released), "--trials", "200") == 0
     rate = wilson_interval(3, 6)
     assert f"3/6 [{rate.lower:.3f}, {rate.upper:.3f}]" in capsys.readouterr().out
+
+
+def test_compare_several_saved_reports(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Two single-system report.json files (system = file stem) compare exactly like
+    # the same two systems scored from raw inputs: accuracy is 0/1, so the saved
+    # 6-decimal scores are the scores, and the AR test sees the same items and seed.
+    files = write_predictions(tmp_path / "pred")
+    first, second = files[0], files[1]
+    gold = ["--data-dir", str(GOLD_DIR)]
+    for f in (first, second):
+        report = tmp_path / f"{f.stem}.json"
+        assert run("eval", *gold, "--predictions", str(f), "--output", str(report)) == 0
+    raw = tmp_path / "raw.json"
+    common = ("--trials", "1000", "--result-json")
+    assert (
+        run(
+            "compare",
+            *gold,
+            "--predictions",
+            str(first),
+            "--predictions",
+            str(second),
+            *common,
+            str(raw),
+        )  # fmt: skip
+        == 0
+    )
+    saved = tmp_path / "saved.json"
+    reports = [str(tmp_path / f"{f.stem}.json") for f in (first, second)]
+    assert run("compare", *reports, *common, str(saved)) == 0
+    a = json.loads(raw.read_text("utf-8"))["comparison"]["pairs"]
+    b = json.loads(saved.read_text("utf-8"))["comparison"]["pairs"]
+    assert [(p["a"], p["b"]) for p in a] == [(p["a"], p["b"]) for p in b]
+    assert [p["test"]["p_value"] for p in a] == [p["test"]["p_value"] for p in b]
+    assert [p["difference"]["difference"] for p in a] == [p["difference"]["difference"] for p in b]
+    xl = tmp_path / "xl.json"
+    assert run("eval", *gold, "--predictions", str(first), "--profile", "xldocbench",
+               "--output", str(xl)) == 0  # fmt: skip
+    capsys.readouterr()
+    assert run("compare", reports[0], str(xl)) != 0
+    assert "compare reports of the same definition" in capsys.readouterr().err

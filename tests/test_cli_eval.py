@@ -153,8 +153,18 @@ def test_directory_systems_and_results_dir(
     assert sorted(summary["systems"]) == ["alpha", "beta", "gamma"]
     # beta: g1 and g2 right, four missing → 2/6
     assert summary["systems"]["beta"]["accuracy"] == round(2 / 6, 6)
+    # Like every report, the summary carries the fingerprint with profile, version
+    # and metric signatures.
+    provenance = json.loads((tmp_path / "all.json").read_text("utf-8"))["assay"]
+    for key in ("profile", "evaluator_sha256", "assay_version", "metric_signatures"):
+        assert summary[key] == provenance[key], key
+    assert summary["profile"] == "xldocbench"
     combined = json.loads((tmp_path / "all.json").read_text("utf-8"))
     assert [row["system"] for row in combined["leaderboard"]][0] == "alpha"
+    beta = next(row for row in combined["leaderboard"] if row["system"] == "beta")
+    # beta answers 2 of the 6 gold questions (see above): 4 missing, all 6 evaluated.
+    assert (beta["count"], beta["gold_count"], beta["missing_prediction_count"]) == (6, 6, 4)
+    assert beta["extra_prediction_count"] == 0
     assert (tmp_path / "all.csv").read_text("utf-8").startswith("system,question_id,")
     assert "Leaderboard" in capsys.readouterr().out
 

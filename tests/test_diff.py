@@ -114,3 +114,25 @@ def test_profile_change_and_unrecorded_definitions(tmp_path: Path) -> None:
     diff = diff_reports(_load(assay), _load(released))
     assert not diff["definition"]["same"]
     assert "profile not recorded in the new report" in diff["definition"]["changes"]
+
+
+def test_xldocbench_reports_use_their_provenance_sidecar(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Under xldocbench the report keeps the released layout; the provenance is in
+    # NAME.provenance.json beside it, and diff must read it from there.
+    old = _release_report(tmp_path, "alpha", "xldocbench")
+    new = _release_report(tmp_path, "beta", "xldocbench")
+    assert "assay" not in _load(old)
+    assert old.with_name(old.stem + ".provenance.json").is_file()
+    capsys.readouterr()
+    assert run("diff", str(old), str(new)) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("definitions: match (profile xldocbench")
+    assert "    pass->fail: g2, g4" in out
+    mixed = _release_report(tmp_path, "beta", "assay")
+    capsys.readouterr()
+    assert run("diff", str(old), str(mixed)) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("DEFINITION CHANGED")
+    assert "  - profile changed: xldocbench -> assay" in lines

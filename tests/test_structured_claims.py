@@ -205,3 +205,25 @@ def test_free_text_without_reference_statements_is_insufficient() -> None:
         judge_text(Claim("claims.0", "anything", free_text=True), ref, BrokenJudge()).verdict
         == "insufficient"
     )
+
+
+def test_field_specs_without_the_fields_wrapper_read_as_full_form() -> None:
+    ref = parse_reference({"date": {"value": "2024-03-14", "rule": "date"}, "sku": "DL-1"})
+    assert ref.form == "full" and ref.required == ("date", "sku")
+    assert ref.get("date").rule == "date"  # type: ignore[union-attr]
+    # The date rule decides, not a flattened "date.value" field: 15 ≠ 14 March.
+    assert judge_field(Claim("date", "2024-03-15"), ref.get("date")).verdict == "contradicted"
+
+
+def test_unknown_rule_without_the_fields_wrapper_is_an_error() -> None:
+    with pytest.raises(InputFileError, match="unknown comparison rule 'fuzzy'") as caught:
+        parse_reference({"date": {"value": "x", "rule": "fuzzy"}}, path="refs.jsonl", line=3)
+    assert caught.value.line == 3 and caught.value.field is not None
+    assert caught.value.field.endswith("date.rule")
+
+
+def test_ordinary_nested_objects_stay_plain() -> None:
+    # {"value": 3} alone and {"w": 3} are data, not specs: flattened like claims.
+    ref = parse_reference({"dims": {"w": 3}, "box": {"value": 3}})
+    assert ref.form == "plain"
+    assert [f.field for f in ref.fields] == ["box.value", "dims.w"]

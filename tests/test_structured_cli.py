@@ -203,3 +203,19 @@ def test_lone_surrogate_and_markup_survive_the_round_trip(tmp_path: Path) -> Non
     report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
     assert report["items"][0]["response"] == '{"sku": "\ud800"}'
     assert report["format"]["field_errors"][0]["field"] == "/sku"
+
+
+def test_report_csv_is_the_per_item_csv(example: Path) -> None:
+    # `assay report REPORT.json --format csv` re-renders the per-item CSV from the
+    # saved report alone; it must be the same bytes as `--per-item FILE.csv`.
+    report, per_item = example / "r.json", example / "items.csv"
+    cmd = run_cli(example, "--output", str(report), "--per-item", str(per_item))
+    assert main(cmd) in (0, None)
+    rendered = example / "again.csv"
+    try:
+        main(["report", str(report), "--format", "csv", "--output", str(rendered)])
+    except SystemExit as done:
+        assert not done.code
+    assert rendered.read_bytes() == per_item.read_bytes()
+    header = next(csv.reader(io.StringIO(rendered.read_text("utf-8"))))
+    assert header[:4] == ["id", "line", "bucket", "format_verdict"]

@@ -97,6 +97,14 @@ def test_empty_responses_have_their_own_bucket(response: str) -> None:
     assert (item["fact"]["status"], item["fact"]["reason"]) == ("unscorable", "format_unparseable")
 
 
+def test_null_response_is_empty() -> None:
+    # A model that delivered nothing (JSON null) lands in the empty bucket, read as "".
+    report = score_structured([{"id": "a", "response": None, "reference": REFERENCE}], CONTRACT)
+    item = report.to_dict()["items"][0]
+    assert item["bucket"] == "empty" and item["format"]["reasons"] == ["empty"]
+    assert item["response"] == ""
+
+
 def test_no_claim_answer_is_never_a_perfect_fact_score() -> None:
     schema = {"type": "object"}
     report = score_structured([{"id": "a", "response": "{}", "reference": REFERENCE}], schema)

@@ -36,11 +36,22 @@ def compare_command(
 
     Takes the same inputs as `assay eval`, or one saved JSON: an assay result
     (`assay compare assay-result.json`, statistics shown as saved) or a report.json
-    with per-question rows (statistics computed from its saved scores).
+    with per-question rows (statistics computed from its saved scores), or several
+    saved report.json files (`assay compare a.json b.json`, system = file stem).
     """
     from assay.report.result_terminal import print_result
 
-    if len(more_gold_files) == 1 and not gold_files and more_gold_files[0].suffix == ".json":
+    saved = (
+        len(more_gold_files) > 1
+        and not (gold_files or predictions or named or data_dir)
+        and all(p.suffix == ".json" for p in more_gold_files)
+    )
+    if saved:
+        from assay.report.result_json import load_reports
+
+        options = CompareOptions(metric=metric, method=method, n_resamples=trials, seed=seed)
+        document = load_reports(list(more_gold_files), options)
+    elif len(more_gold_files) == 1 and not gold_files and more_gold_files[0].suffix == ".json":
         from assay.report.result_json import load_result
 
         options = CompareOptions(metric=metric, method=method, n_resamples=trials, seed=seed)

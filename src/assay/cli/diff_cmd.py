@@ -25,11 +25,11 @@ def diff_command(
 ) -> None:
     """Per item and metric: flips, score deltas, and whether the definitions match."""
     from assay.evaluation.diff import diff_reports
-    from assay.io.jsondoc import read_json
     from assay.report.diff_text import render_diff_text
+    from assay.report.json import read_report
     from assay.report.result_json import dumps_result, write_text
 
-    old, new = read_json(old_report), read_json(new_report)
+    old, new = read_report(old_report), read_report(new_report)
     for path, doc in ((old_report, old), (new_report, new)):
         if not isinstance(doc, dict):
             raise click.UsageError(f"{path}: expected a JSON object (a report)")

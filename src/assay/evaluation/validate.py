@@ -10,6 +10,7 @@ with its location; nothing is raised for problems in the data itself.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -24,8 +25,10 @@ from assay.io.jsonl import iter_jsonl
 
 KNOWN_FORMATS = (
     "Str", "Int", "Float", "None", "Bool", "Boolean", "Percentage",
-    "single_choice", "multiple_choice", "List",
+    "single_choice", "multiple_choice", "List", "Quantity",
 )  # fmt: skip
+#: Formats are matched case-insensitively: an unmapped format's type is its lowercased name.
+_KNOWN_FORMATS_FOLDED = frozenset(f.lower() for f in KNOWN_FORMATS)
 KNOWN_RULES = (
     "casefold_exact_match",
     "numeric_tolerance",
@@ -48,9 +51,31 @@ class Problem:
         return f"{self.location}: {self.message}"
 
 
-def _manifest(root: Path) -> dict[str, Any]:
-    path = root / "manifest.json"
-    data = read_json(path) if path.is_file() else {}
+def _where(error: InputFileError) -> str:
+    return error.path if error.line is None else f"{error.path}:{error.line}"
+
+
+def _rows(path: Path, problems: list[Problem]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The rows of a JSONL file; an unreadable line becomes a problem and ends the file."""
+    try:
+        yield from iter_jsonl(path)
+    except InputFileError as error:
+        problems.append(Problem(_where(error), f"{error.problem} (rest of the file not checked)"))
+
+
+def _document(path: Path, problems: list[Problem]) -> Any:
+    """A JSON document, or ``{}`` (with a problem) when it cannot be read."""
+    if not path.is_file():
+        return {}
+    try:
+        return read_json(path)
+    except InputFileError as error:
+        problems.append(Problem(_where(error), error.problem))
+        return {}
+
+
+def _manifest(root: Path, problems: list[Problem]) -> dict[str, Any]:
+    data = _document(root / "manifest.json", problems)
     return data if isinstance(data, dict) else {}
 
 
@@ -61,13 +86,18 @@ def _question_files(root: Path, manifest: dict[str, Any]) -> list[Path]:
     return [root / name for name in names if (root / name).is_file()]
 
 
-def _documents(root: Path, problems: list[Problem]) -> dict[str, int | None]:
-    path = root / "documents.jsonl"
+def _documents_path(root: Path, manifest: dict[str, Any]) -> Path:
+    files = manifest.get("files")
+    name = files.get("documents") if isinstance(files, dict) else None
+    return root / name if isinstance(name, str) and name else root / "documents.jsonl"
+
+
+def _documents(path: Path, problems: list[Problem]) -> dict[str, int | None]:
     documents: dict[str, int | None] = {}
     if not path.is_file():
         problems.append(Problem(str(path), "missing; list every document with its page_count"))
         return documents
-    for line, row in iter_jsonl(path):
+    for line, row in _rows(path, problems):
         doc_id, pages = str(row.get("document_id", "")).strip(), row.get("page_count")
         where = f"{path}:{line}"
         if not doc_id:
@@ -84,7 +114,7 @@ def _documents(root: Path, problems: list[Problem]) -> dict[str, int | None]:
 def _questions(files: Iterable[Path], problems: list[Problem]) -> list[GoldQuestion]:
     questions: dict[str, GoldQuestion] = {}
     for path in files:
-        for line, row in iter_jsonl(path):
+        for line, row in _rows(path, problems):
             try:
                 question = parse_gold_row(row, str(path), line)
             except InputFileError as error:
@@ -103,7 +133,7 @@ def _questions(files: Iterable[Path], problems: list[Problem]) -> list[GoldQuest
 
 def _question_problems(q: GoldQuestion, documents: dict[str, int | None]) -> Iterator[Problem]:
     where = f"{q.path}:{q.line}"
-    if q.format not in KNOWN_FORMATS:
+    if q.format.lower() not in _KNOWN_FORMATS_FOLDED:
         yield Problem(
             where, f"unknown answer format {q.format!r}; known: {', '.join(KNOWN_FORMATS)}"
         )
@@ -128,29 +158,87 @@ def _question_problems(q: GoldQuestion, documents: dict[str, int | None]) -> Ite
                 )
 
 
+#: Manifest keys read as the expected counts, first present wins (``counts`` nests them).
+COUNT_KEYS = {
+    "document_count": ("document_count", "num_documents", "n_documents", "documents"),
+    "question_count": ("question_count", "num_questions", "n_questions", "questions"),
+}
+
+
+def _stated_count(manifest: dict[str, Any], key: str) -> tuple[str, Any] | None:
+    """The manifest's expected count for ``key`` and the key it was found under."""
+    counts = manifest.get("counts")
+    places = [(manifest, "")]
+    if isinstance(counts, dict):
+        places.append((counts, "counts."))
+    for place, prefix in places:
+        for name in COUNT_KEYS[key]:
+            value = place.get(name)
+            if isinstance(value, int) and not isinstance(value, bool):
+                return prefix + name, value
+    return None
+
+
 def _count_problems(manifest: dict[str, Any], n_docs: int, n_questions: int) -> Iterator[Problem]:
     for key, actual in (("document_count", n_docs), ("question_count", n_questions)):
-        expected = manifest.get(key)
-        if expected is not None and expected != actual:
-            yield Problem("manifest.json", f"{key} is {expected} but the files hold {actual}")
+        stated = _stated_count(manifest, key)
+        if stated is not None and stated[1] != actual:
+            yield Problem(
+                "manifest.json", f"{stated[0]} is {stated[1]} but the files hold {actual}"
+            )
 
 
-def _score_problems(root: Path, questions: list[GoldQuestion]) -> Iterator[Problem]:
-    scores_path, summary_path = root / "results" / "scores.jsonl", root / "results" / "summary.json"
+def _manifest_systems(manifest: dict[str, Any]) -> set[str]:
+    """The manifest's ``systems`` list (names), or nothing."""
+    listed = manifest.get("systems")
+    if not isinstance(listed, list):
+        return set()
+    return {str(s) for s in listed if isinstance(s, str) and s.strip()}
+
+
+def result_paths(root: Path, manifest: dict[str, Any]) -> tuple[Path, Path]:
+    """The score files: as the manifest's ``results`` names them, else the defaults.
+
+    Defaults: ``results/scores.jsonl`` and ``results/summary.json``.
+    """
+    named = manifest.get("results")
+    named = named if isinstance(named, dict) else {}
+    paths = []
+    for key, default in (("scores", "results/scores.jsonl"), ("summary", "results/summary.json")):
+        value = named.get(key)
+        paths.append(root / (value if isinstance(value, str) and value else default))
+    return paths[0], paths[1]
+
+
+def _score_problems(
+    root: Path,
+    questions: list[GoldQuestion],
+    listed: AbstractSet[str] = frozenset(),
+    paths: tuple[Path, Path] | None = None,
+) -> Iterator[Problem]:
+    """Coverage of every (system, question) pair and the summary's re-computation.
+
+    Systems are those in ``scores.jsonl``, in ``summary.json`` and listed by the manifest.
+    """
+    scores_path, summary_path = paths or result_paths(root, {})
     if not scores_path.is_file():
         return
     ids = {q.id for q in questions}
     rows: dict[str, dict[str, dict[str, Any]]] = {}
-    for line, row in iter_jsonl(scores_path):
+    unreadable: list[Problem] = []
+    for line, row in _rows(scores_path, unreadable):
         system, qid = str(row.get("system")), str(row.get("question_id"))
+        seen = rows.setdefault(system, {})
         if qid not in ids:
             yield Problem(f"{scores_path}:{line}", f"question {qid!r} is not in the gold files")
-        elif qid in rows.setdefault(system, {}):
+            continue
+        if qid in seen:
             yield Problem(f"{scores_path}:{line}", f"duplicate row for ({system}, {qid})")
-        rows[system][qid] = row
-    summary = read_json(summary_path) if summary_path.is_file() else {}
+        seen[qid] = row
+    summary = _document(summary_path, unreadable)
+    yield from unreadable
     systems = summary.get("systems", {}) if isinstance(summary, dict) else {}
-    for system in sorted(set(rows) | set(systems)):
+    for system in sorted(set(rows) | set(systems) | listed):
         missing = [q.id for q in questions if q.id not in rows.get(system, {})]
         if missing:
             yield Problem(
@@ -181,8 +269,7 @@ def _fingerprint_problems(root: Path, manifest: dict[str, Any], profile: str) ->
     stated = manifest.get("score_evaluator_sha256")
     if stated is None:
         return
-    summary_path = root / "results" / "summary.json"
-    summary = read_json(summary_path) if summary_path.is_file() else {}
+    summary = _document(result_paths(root, manifest)[1], [])
     if isinstance(summary, dict) and isinstance(summary.get("profile"), str):
         profile = summary["profile"]
     actual = fingerprint(profile)
@@ -197,8 +284,8 @@ def check_release(root: str | Path, profile: str = "assay") -> list[Problem]:
     """Every problem of a release directory, in a stable order."""
     root = Path(root)
     problems: list[Problem] = []
-    manifest = _manifest(root)
-    documents = _documents(root, problems)
+    manifest = _manifest(root, problems)
+    documents = _documents(_documents_path(root, manifest), problems)
     files = _question_files(root, manifest)
     if not files:
         problems.append(Problem(str(root), "no gold files found"))
@@ -206,7 +293,9 @@ def check_release(root: str | Path, profile: str = "assay") -> list[Problem]:
     for question in questions:
         problems.extend(_question_problems(question, documents))
     problems.extend(_count_problems(manifest, len(documents), len(questions)))
-    problems.extend(_score_problems(root, questions))
+    problems.extend(
+        _score_problems(root, questions, _manifest_systems(manifest), result_paths(root, manifest))
+    )
     problems.extend(_fingerprint_problems(root, manifest, profile))
     return problems
 

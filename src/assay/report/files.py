@@ -7,7 +7,7 @@ from pathlib import Path
 
 from assay.evaluation.runs import EvaluationResult
 from assay.report.csv import per_question_csv
-from assay.report.json import dumps, provenance_block, report_document
+from assay.report.json import dumps, provenance_block, report_document, sidecar_path
 from assay.report.results import scores_jsonl, summary_json
 
 
@@ -50,8 +50,7 @@ def write_outputs(
         document = report_document(result, per_question=per_question_json)
         _write(output, dumps(document), written)
         if result.profile == "xldocbench" and len(result.systems) == 1:
-            sidecar = output.with_name(output.stem + ".provenance.json")
-            _write(sidecar, dumps(provenance_block(result)), written)
+            _write(sidecar_path(output), dumps(provenance_block(result)), written)
     if per_question_csv_path is not None:
         _write(Path(per_question_csv_path), per_question_csv(result), written)
     if results_dir is not None:

@@ -11,10 +11,12 @@ report is exactly that layout; the ``assay`` profile appends an ``assay`` object
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from assay.evaluation.benchmark import Aggregate, QuestionResult, SystemResult
 from assay.evaluation.runs import EvaluationResult
+from assay.io.jsondoc import read_json
 
 DECIMALS = 6
 
@@ -61,6 +63,17 @@ def release_report(system: SystemResult, *, per_question: bool = True) -> dict[s
     return report
 
 
+def leaderboard_row(system: SystemResult) -> dict[str, Any]:
+    """One leaderboard entry: the system, its rounded means and its counts."""
+    return {
+        "system": system.system,
+        **aggregate_dict(system.overall),
+        "gold_count": system.gold_count,
+        "missing_prediction_count": system.missing_prediction_count,
+        "extra_prediction_count": system.extra_prediction_count,
+    }
+
+
 def accounting_dict(system: SystemResult) -> dict[str, Any]:
     """Buckets, their total and the duplicates of one system."""
     buckets = dict(system.accounting)
@@ -86,9 +99,7 @@ def report_document(result: EvaluationResult, *, per_question: bool = True) -> d
             document["assay"] = provenance_block(result)
         return document
     return {
-        "leaderboard": [
-            {"system": s.system, **aggregate_dict(s.overall)} for s in result.leaderboard()
-        ],
+        "leaderboard": [leaderboard_row(s) for s in result.leaderboard()],
         "systems": {s.system: release_report(s, per_question=per_question) for s in result.systems},
         "assay": provenance_block(result),
     }
@@ -97,3 +108,31 @@ def report_document(result: EvaluationResult, *, per_question: bool = True) -> d
 def dumps(document: Any) -> str:
     """Serialise like the released evaluator: 2-space indent, non-ASCII kept, final newline."""
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def sidecar_path(report_path: str | Path) -> Path:
+    """Where the ``xldocbench`` provenance sidecar of a report lives (``NAME.provenance.json``)."""
+    path = Path(report_path)
+    return path.with_name(path.stem + ".provenance.json")
+
+
+def read_report(path: str | Path) -> Any:
+    """Read a saved report; a released report without provenance gets its sidecar's.
+
+    Under the ``xldocbench`` profile the report keeps the released layout and the
+    provenance (profile, fingerprint, signatures) goes to ``NAME.provenance.json``
+    next to it. When that file exists, it is attached as the ``assay`` block so
+    ``assay diff`` and ``assay report`` see what produced the numbers.
+
+    Raises:
+        InputFileError: unreadable or invalid JSON.
+    """
+    document = read_json(path)
+    if not isinstance(document, dict) or "kind" in document or "assay" in document:
+        return document
+    sidecar = sidecar_path(path)
+    if sidecar.is_file():
+        block = read_json(sidecar)
+        if isinstance(block, dict) and "evaluator_sha256" in block:
+            document["assay"] = block
+    return document

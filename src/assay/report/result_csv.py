@@ -3,7 +3,8 @@ r"""Per-item CSV of a result document: one row per question × system.
 Columns: system, question_id, status, bucket, each metric (6 decimals), prediction,
 gold_answer, answer_format, split, domain, reasoning_type, difficulty, doc_type,
 evidence_sources (``;``-joined), documents (``;``-joined). Lines end in ``\r\n``.
-A structured report renders its items: id, bucket, end_to_end_pass, response.
+A structured report renders the same per-item CSV as ``assay structured --per-item
+FILE.csv`` (:func:`assay.report.structured_files.render_structured_csv`).
 """
 
 from __future__ import annotations
@@ -17,15 +18,12 @@ LABELS = ("answer_format", "split", "domain", "reasoning_type", "difficulty", "d
 
 def render_result_csv(document: dict[str, Any]) -> str:
     """The per-item CSV text of a result (or structured) document."""
+    if document.get("kind") == "assay.structured":
+        from assay.report.structured_files import render_structured_csv
+
+        return render_structured_csv(document)
     buffer = io.StringIO()
     writer = csv.writer(buffer)
-    if document.get("kind") == "assay.structured":
-        writer.writerow(["id", "bucket", "end_to_end_pass", "response"])
-        for item in document["items"]:
-            writer.writerow(
-                [item["id"], item["bucket"], item["end_to_end_pass"], item.get("response", "")]
-            )
-        return buffer.getvalue()
     metrics = document["metrics"]
     writer.writerow(
         ["system", "question_id", "status", "bucket", *metrics, "prediction", "gold_answer",

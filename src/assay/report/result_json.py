@@ -8,13 +8,15 @@ non-ASCII kept and a final newline, so identical inputs give identical bytes.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from assay.errors import InputFileError
+from assay.errors import InputFileError, InvalidOptionError
 from assay.evaluation.compare import CompareOptions, result_document
 from assay.evaluation.from_report import is_release_report, result_from_report
-from assay.io.jsondoc import read_json
+from assay.report.json import read_report
 
 RESULT_KIND = "assay.result"
 STRUCTURED_KIND = "assay.structured"
@@ -55,7 +57,7 @@ def load_result(path: str | Path, options: CompareOptions | None = None) -> dict
     Raises:
         InputFileError: unreadable, invalid JSON, or not a document ``assay report`` renders.
     """
-    document = read_json(path)
+    document = read_report(path)
     kind = document.get("kind") if isinstance(document, dict) else None
     if kind is None and is_release_report(document):
         result = result_from_report(document, str(path), Path(path).stem)
@@ -70,3 +72,41 @@ def load_result(path: str | Path, options: CompareOptions | None = None) -> dict
             field="kind",
         )
     return dict(document)
+
+
+def load_reports(
+    paths: Sequence[str | Path], options: CompareOptions | None = None
+) -> dict[str, Any]:
+    """Several saved ``report.json`` files as one comparison (system name = file stem).
+
+    Each file is a released single-system report (or a multi-system one, whose
+    systems are taken by name); statistics are computed from the saved per-question
+    scores. All reports must come from the same profile and evaluator.
+
+    Raises:
+        InputFileError: a file that is not a report with per-question rows.
+        InvalidOptionError: two systems with the same name, or reports produced under
+            different definitions (profile or evaluator fingerprint).
+    """
+    results = []
+    for path in paths:
+        document = read_report(path)
+        results.append(result_from_report(document, str(path), Path(path).stem))
+    first = results[0]
+    for path, other in zip(paths[1:], results[1:], strict=True):
+        if (other.profile, other.fingerprint) != (first.profile, first.fingerprint):
+            raise InvalidOptionError(
+                f"{path} was produced by profile {other.profile} (evaluator "
+                f"{other.fingerprint[:12]}), {paths[0]} by {first.profile} "
+                f"({first.fingerprint[:12]}); compare reports of the same definition"
+            )
+    systems = [s for r in results for s in r.systems]
+    names = [s.system for s in systems]
+    if len(set(names)) != len(names):
+        raise InvalidOptionError(
+            f"system names must be unique, got {names}; rename the report files"
+        )
+    merged = replace(first, systems=tuple(systems))
+    listed = ", ".join(Path(p).name for p in paths)
+    source = f"report.json files ({listed}): statistics from their per-question scores"
+    return result_document(merged, options, source=source)

@@ -2,9 +2,9 @@
 
 ``scores.jsonl``: one row per system × evaluated question, in system then gold
 order: ``{system, question_id, accuracy, token_f1, anls, status}`` (6 decimals).
-``summary.json``: ``{profile, evaluator_sha256, assay_version, systems: {name:
-{count, accuracy, token_f1, anls, gold_count, missing_prediction_count,
-extra_prediction_count}}}`` on the 0–1 scale, sorted keys.
+``summary.json``: ``{profile, evaluator_sha256, assay_version, metric_signatures,
+systems: {name: {count, accuracy, token_f1, anls, gold_count,
+missing_prediction_count, extra_prediction_count}}}`` on the 0–1 scale, sorted keys.
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ def summary(result: EvaluationResult) -> dict[str, Any]:
         "profile": result.profile,
         "evaluator_sha256": result.fingerprint,
         "assay_version": result.assay_version,
+        "metric_signatures": dict(result.signatures),
         "systems": systems,
     }
 

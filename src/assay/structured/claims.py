@@ -196,6 +196,8 @@ def parse_reference(
         raise where.error("", f"must be a JSON object, got {type(obj).__name__}")
     if obj and set(obj) <= FULL_FORM_KEYS:
         return _parse_full(obj, where)
+    if _is_spec_mapping(obj):
+        return _parse_full({"fields": obj}, where)
     fields = tuple(
         sorted(
             (
@@ -206,6 +208,26 @@ def parse_reference(
         )
     )
     return Reference(fields=fields, required=tuple(f.field for f in fields), form="plain")
+
+
+def _is_field_spec(value: Any) -> bool:
+    """A ``{value, rule?, tolerance?, aliases?}`` entry with at least one of the optional keys."""
+    return (
+        isinstance(value, dict)
+        and "value" in value
+        and len(value) > 1
+        and set(value) <= FIELD_SPEC_KEYS
+    )
+
+
+def _is_spec_mapping(obj: dict[str, Any]) -> bool:
+    """Field → spec without the ``fields`` wrapper: every object entry is a field spec.
+
+    ``{"date": {"value": "2024-01-31", "rule": "date"}, "sku": "A-1"}`` reads as
+    ``{"fields": {...}}``; a plain mapping with ordinary nested objects does not.
+    """
+    specs = [v for v in obj.values() if isinstance(v, dict)]
+    return bool(specs) and all(_is_field_spec(v) for v in specs)
 
 
 def _bare_field(field: str, value: Any) -> FieldReference:

@@ -2,7 +2,7 @@
 
 Items file rows: ``{"id", "response", "reference"?, "claims"?}``. ``response`` is
 the raw model output, a string kept verbatim (``""`` is allowed: it is the
-``empty`` bucket). ``reference`` is a reference object
+``empty`` bucket; so is ``null``, read as ``""``). ``reference`` is a reference object
 (:func:`~assay.structured.claims.parse_reference`); ``claims`` is a list of
 free-text claim strings.
 
@@ -58,6 +58,8 @@ def item_from_row(row: dict[str, Any], path: str | Path, line: int) -> Structure
     """
     item_id = _item_id(row, path, line)
     response = row.get("response")
+    if response is None and "response" in row:
+        response = ""  # a model that delivered nothing: the ``empty`` bucket
     if not isinstance(response, str):
         problem = "missing" if "response" not in row else f"must be a string, got {response!r}"
         raise InputFileError(
