@@ -122,16 +122,19 @@ def test_duplicates_last_wins_under_xldocbench(gold: Path, tmp_path: Path) -> No
     assert result.duplicates[0].locations == (f"{preds}:1", f"{preds}:2")
 
 
-def test_duplicates_rejected_under_assay(gold: Path, tmp_path: Path) -> None:
+def test_duplicates_reported_under_assay_and_rejected_on_request(
+    gold: Path, tmp_path: Path
+) -> None:
     preds = write(
         tmp_path / "p.jsonl",
         [{"id": "a", "prediction": "London"}, {"id": "a", "prediction": "Paris"}],
     )
-    with pytest.raises(InputFileError, match="duplicate prediction id 'a'") as info:
-        one(gold, preds)
-    assert info.value.line == 2
-    kept = one(gold, preds, duplicate_policy="last-wins")  # explicit policy, recorded
+    kept = one(gold, preds)  # default policy last-wins: the later row, reported with both places
     assert kept.questions[0].prediction == "Paris"
+    assert [(d.id, d.locations) for d in kept.duplicates] == [("a", (f"{preds}:1", f"{preds}:2"))]
+    with pytest.raises(InputFileError, match="duplicate prediction id 'a'") as info:
+        one(gold, preds, duplicate_policy="reject")
+    assert info.value.line == 2
 
 
 def test_provenance_recorded(gold: Path, tmp_path: Path) -> None:
@@ -139,7 +142,7 @@ def test_provenance_recorded(gold: Path, tmp_path: Path) -> None:
     result = evaluate([gold], [SystemInput("s", (str(preds),))])
     provenance = result.provenance()
     assert provenance["profile"] == "assay" and len(provenance["evaluator_sha256"]) == 64
-    assert provenance["options"]["duplicate_policy"] == "reject"
+    assert provenance["options"]["duplicate_policy"] == "last-wins"
     assert provenance["metric_signatures"]["token_f1"] == (
         "token_f1.set|tok:whitespace|norm:xldocbench|multi:max|v:0.1.0"
     )
