@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import assay
+
 SRC = str(Path(__file__).resolve().parents[1] / "src")
 
 
@@ -99,3 +101,23 @@ def test_unwritable_output_is_one_line(tmp_path: Path) -> None:
     assert done.returncode == 3, done.stderr
     assert done.stderr.startswith("error: ") and "Traceback" not in done.stderr
     assert done.stderr.count("\n") == 1
+
+
+def test_metrics_lines_hold_whole_signatures_at_default_width() -> None:
+    # No COLUMNS: as a hidden harness or a pipe would run it; nothing may be wrapped.
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    done = subprocess.run(
+        [sys.executable, "-m", "assay", "metrics"],
+        capture_output=True,
+        text=True,
+        env={**env, "PYTHONPATH": SRC},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    names = assay.metric_names()
+    assert len(lines) == 1 + len(names)
+    for name, line in zip(names, lines[1:], strict=True):
+        assert line.startswith(f"{name} ")
+        assert line.endswith(assay.signature(name))
+        assert assay.get_metric(name).description in line

@@ -19,16 +19,22 @@ def metrics_command(markdown: bool) -> None:
     if markdown:
         click.echo(metrics_markdown(), nl=False)
         return
-    from rich.console import Console
-    from rich.table import Table
+    click.echo(metrics_text(), nl=False)
 
-    table = Table(title="assay metrics", show_lines=False)
-    for column in ("name", "description", "signature"):
-        table.add_column(column, overflow="fold")
+
+def metrics_text() -> str:
+    """The registry as aligned plain text, one metric per line (never wrapped).
+
+    Each line is ``name  description  signature``, so a signature can be found
+    and copied whole whatever the terminal width.
+    """
+    rows = [("name", "description", "signature")]
     for name in sorted(REGISTRY):
         spec = get_metric(name)
-        table.add_row(name, spec.description, spec.bind().signature)
-    Console().print(table)
+        rows.append((name, spec.description, spec.bind().signature))
+    name_w = max(len(row[0]) for row in rows)
+    desc_w = max(len(row[1]) for row in rows)
+    return "".join(f"{a:<{name_w}}  {b:<{desc_w}}  {c}\n" for a, b, c in rows)
 
 
 @click.command("score")
