@@ -1,0 +1,51 @@
+"""Spec-conformance checks: names, spellings and edge cases as issues 2 and 3 word them."""
+
+import pytest
+
+import assay
+from assay.metrics.registry import ALIASES, REGISTRY
+
+
+@pytest.mark.parametrize(
+    ("spelling", "canonical"),
+    [
+        ("chrF", "chrf"),
+        ("chrF++", "chrf++"),
+        ("chrfpp", "chrf++"),
+        ("chrf_pp", "chrf++"),
+        ("rougeL", "rouge_l"),
+        ("rougeLsum", "rouge_lsum"),
+        ("rouge1", "rouge_1"),
+        ("rouge2", "rouge_2"),
+        ("anls_docvqa", "anls.docvqa"),
+        ("docvqa_anls", "anls.docvqa"),
+        ("GLEU", "gleu"),
+        ("google_bleu", "gleu"),
+    ],
+)
+def test_common_spellings_resolve_to_one_canonical_metric(spelling: str, canonical: str) -> None:
+    spec = assay.get_metric(spelling)
+    assert spec.name == canonical
+    assert assay.signature(spelling) == assay.signature(canonical)
+    assert assay.signature(spelling).startswith(canonical + "|")
+    assert assay.score(spelling, "the cat sat", ["the cat sat"]) == 1.0
+    assert assay.score_corpus(spelling, ["a"], ["a"]).metric == canonical
+
+
+def test_aliases_point_at_registered_names_and_are_not_listed() -> None:
+    assert set(ALIASES.values()) <= set(REGISTRY)
+    assert not set(ALIASES) & set(assay.metric_names())
+    assert "rougeL" not in assay.metric_names()
+
+
+@pytest.mark.parametrize("name", ["f2", "f_1", "F1", "rogue_l", "bleu5", "chrf+", "rouge-l", ""])
+def test_unknown_names_still_raise_with_suggestions(name: str) -> None:
+    with pytest.raises(assay.UnknownMetricError) as info:
+        assay.score(name, "a", ["a"])
+    assert isinstance(info.value, ValueError)
+    assert "Known metrics:" in str(info.value)
+
+
+def test_non_string_metric_name_is_unknown() -> None:
+    with pytest.raises(assay.UnknownMetricError):
+        assay.get_metric(None)  # type: ignore[arg-type]
