@@ -49,3 +49,32 @@ def test_unknown_names_still_raise_with_suggestions(name: str) -> None:
 def test_non_string_metric_name_is_unknown() -> None:
     with pytest.raises(assay.UnknownMetricError):
         assay.get_metric(None)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("measure", "expected"),
+    [
+        # prediction "a b c", target "a b": 2 shared unigrams; P = 2/3, R = 2/2,
+        # F = 2·(2/3)·1 / (2/3 + 1) = 0.8.
+        ("p", 2 / 3),
+        ("P", 2 / 3),
+        ("precision", 2 / 3),
+        ("Precision", 2 / 3),
+        ("r", 1.0),
+        ("R", 1.0),
+        ("recall", 1.0),
+        ("f", 0.8),
+        ("F", 0.8),
+        ("fmeasure", 0.8),
+        ("f-measure", 0.8),
+    ],
+)
+def test_rouge_measure_names(measure: str, expected: float) -> None:
+    assert assay.score("rouge_1", "a b c", ["a b"], measure=measure) == pytest.approx(expected)
+    assert assay.score("rouge_l", "a b c", "a b", measure=measure) == pytest.approx(expected)
+
+
+def test_rouge_measure_is_canonical_in_the_signature() -> None:
+    assert "|measure:p|" in assay.signature("rouge_l", measure="Precision")
+    with pytest.raises(assay.InvalidOptionError):
+        assay.score("rouge_1", "a", "a", measure="accuracy")

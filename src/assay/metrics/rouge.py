@@ -41,14 +41,19 @@ from rapidfuzz.distance import LCSseq
 from assay.metrics.base import MetricSpec, Param, Settings, Stats
 from assay.metrics.ngrams import check_positive_number, clipped_matches, ngram_counts
 
-_MEASURES = {"f": "f", "fmeasure": "f", "p": "p", "precision": "p", "r": "r", "recall": "r"}
+_MEASURES = {
+    **dict.fromkeys(("f", "fmeasure", "f-measure", "f_measure", "fscore", "f-score"), "f"),
+    **dict.fromkeys(("p", "precision"), "p"),
+    **dict.fromkeys(("r", "recall"), "r"),
+}
 
 
 def check_measure(value: Any) -> str:
-    """Validate ``measure``: ``f``, ``p`` or ``r`` (long names accepted)."""
-    if not isinstance(value, str) or value not in _MEASURES:
+    """Validate ``measure``: ``f``, ``p`` or ``r`` (long names and any case accepted)."""
+    key = value.strip().lower() if isinstance(value, str) else None
+    if key not in _MEASURES:
         raise ValueError("expected 'f', 'p' or 'r' (or fmeasure, precision, recall)")
-    return _MEASURES[value]
+    return _MEASURES[key]
 
 
 def f_beta(precision: float, recall: float, beta: float) -> float:
