@@ -193,6 +193,8 @@ _BLEU4_PARAMS = {
 def _bleu_4(prediction: str, target: str, s: Settings) -> float:
     hyp = s.tokenize(s.normalize(prediction))
     ref = s.tokenize(s.normalize(target))
+    if not ref:  # nothing to match; add-one-all would otherwise give c > r = 0 a score
+        return 0.0
     return bleu_from_statistics(bleu_statistics(hyp, [ref], 4, False), _BLEU4_PARAMS)
 
 
@@ -272,6 +274,10 @@ METRICS = (
         tokenizer="word",
         normalizer="none",
         multi="max",
-        edge_cases={**_EDGES, "no shared tokens": "small but non-zero (add-one-all)"},
+        edge_cases={
+            **_EDGES,
+            "empty target": "0 (a target without tokens is skipped as unmatchable)",
+            "no shared tokens": "non-zero (add-one-all gives every order a precision > 0)",
+        },
     ),
 )
