@@ -78,3 +78,26 @@ def test_rouge_measure_is_canonical_in_the_signature() -> None:
     assert "|measure:p|" in assay.signature("rouge_l", measure="Precision")
     with pytest.raises(assay.InvalidOptionError):
         assay.score("rouge_1", "a", "a", measure="accuracy")
+
+
+def test_bleu_corpus_value_sums_statistics_never_means_sentence_scores() -> None:
+    # Segments: "a b c d" vs "a b c d" (m = 4, 3, 2, 1) and "e f g h" vs "e f x h"
+    # (m = 3, 1, 0, 0); totals 8, 6, 4, 2; c = r = 8 so BP = 1.
+    # Corpus BLEU = (7/8 · 4/6 · 2/4 · 1/2)^(1/4) = (7/48)^(1/4).
+    preds = ["a b c d", "e f g h"]
+    refs = [["a b c d"], ["e f x h"]]
+    for name in ("bleu", "corpus_bleu"):
+        result = assay.score_corpus(name, preds, refs)
+        assert result.value == pytest.approx((7 / 48) ** 0.25, abs=1e-12)
+        assert not result.is_mean
+        assert result.value != pytest.approx(sum(result.values) / 2)
+
+
+def test_bleu_corpus_matches_sacrebleu_corpus_score() -> None:
+    from sacrebleu.metrics import BLEU
+
+    preds = ["the cat sat on the mat", "a dog ran", "it is raining today in paris"]
+    refs = [["the cat is on the mat"], ["the dog ran away"], ["it rains in paris today"]]
+    sacre = BLEU(tokenize="none", effective_order=True).corpus_score(preds, [[r[0] for r in refs]])
+    ours = assay.score_corpus("bleu", preds, refs, tokenizer="whitespace")
+    assert ours.value == pytest.approx(sacre.score / 100, abs=1e-9)

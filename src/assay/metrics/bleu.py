@@ -42,7 +42,8 @@ the tokenizer. Registry entries:
 
 * ``bleu`` — sentence BLEU: tokenizer ``word``, ``exp``, ``effective_order`` on
   (sacrebleu's sentence-level defaults, on assay's ``word`` tokens); the corpus
-  value of :func:`assay.score_corpus` is the *mean* of sentence scores.
+  value of :func:`assay.score_corpus` comes from the summed statistics, as for
+  every BLEU (the per-item sentence scores are in ``values``).
 * ``corpus_bleu`` — sacrebleu ``corpus_bleu`` defaults (tokenizer ``13a``, ``exp``,
   no effective order); the corpus value comes from summed statistics.
 * ``bleu_4`` — the classic teaching definition: for each target separately, BLEU-4
@@ -236,17 +237,19 @@ METRICS = (
     MetricSpec(
         name="bleu",
         fn=_bleu,
-        description="sentence BLEU (exp smoothing, effective order); corpus value = mean",
+        description="sentence BLEU (exp smoothing, effective order); corpus from summed stats",
         citation=_CITATION,
         family="ngram",
         tokenizer="word",
         normalizer="none",
         multi="native",
+        aggregation="corpus",
         params=_params("exp", True),
         edge_cases=_EDGES,
         stats_fn=_stats,
         stats_names=_stat_names,
         reduce_fn=_reduce,
+        corpus_from_stats=True,
     ),
     MetricSpec(
         name="corpus_bleu",
