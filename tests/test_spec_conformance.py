@@ -101,3 +101,12 @@ def test_bleu_corpus_matches_sacrebleu_corpus_score() -> None:
     sacre = BLEU(tokenize="none", effective_order=True).corpus_score(preds, [[r[0] for r in refs]])
     ours = assay.score_corpus("bleu", preds, refs, tokenizer="whitespace")
     assert ours.value == pytest.approx(sacre.score / 100, abs=1e-9)
+
+
+def test_tokenizer_none_is_sacrebleus_none() -> None:
+    from sacrebleu.metrics import BLEU
+
+    hyp, ref = "the cat sat on the mat .", "the cat is on the mat ."
+    sacre = BLEU(tokenize="none", effective_order=True).sentence_score(hyp, [ref]).score / 100
+    assert assay.score("bleu", hyp, [ref], tokenizer="none") == pytest.approx(sacre, abs=1e-12)
+    assert assay.tokenize("a  b\tc", "none") == ["a", "b", "c"]

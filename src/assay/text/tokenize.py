@@ -17,7 +17,9 @@ name           contract
 ``whitespace`` ``text.split()``.
 ``char``       the code points of ``text``, unchanged (whitespace included).
 ``13a``        the mteval-v13a rules as documented by sacrebleu (see :func:`tokenize_13a`).
-``none``       the whole text as one token (for metrics over untokenised strings).
+``none``       no tokenization of its own: the text split on whitespace, exactly
+               sacrebleu's ``tokenize='none'`` (same tokens as ``whitespace``). Metrics
+               that do not tokenise show ``tok:none`` in their signature.
 ``rouge-score`` Google's rouge-score ``DefaultTokenizer``: ``str.lower()``, every run
                of characters outside ``[a-z0-9]`` is a separator. Non-ASCII letters
                are therefore *lost* (``"café"`` → ``caf``; Chinese text → no token).
@@ -83,8 +85,8 @@ def tokenize_char(text: str) -> list[str]:
 
 
 def tokenize_none(text: str) -> list[str]:
-    """The whole text as a single token (an empty text gives no token)."""
-    return [text] if text else []
+    """No tokenization beyond splitting on whitespace (sacrebleu's ``tokenize='none'``)."""
+    return text.split()
 
 
 def tokenize_13a(text: str) -> list[str]:
