@@ -110,3 +110,29 @@ def test_tokenizer_none_is_sacrebleus_none() -> None:
     sacre = BLEU(tokenize="none", effective_order=True).sentence_score(hyp, [ref]).score / 100
     assert assay.score("bleu", hyp, [ref], tokenizer="none") == pytest.approx(sacre, abs=1e-12)
     assert assay.tokenize("a  b\tc", "none") == ["a", "b", "c"]
+
+
+@pytest.mark.parametrize(
+    ("metric", "key"), [("rouge_1", "rouge1"), ("rouge_2", "rouge2"), ("rouge_l", "rougeL")]
+)
+def test_rouge_use_stemmer_matches_rouge_score(metric: str, key: str) -> None:
+    from rouge_score import rouge_scorer
+
+    target = "The runners were running quickly through the flooded streets."
+    prediction = "A runner runs quick through flooded street, running."
+    ref = rouge_scorer.RougeScorer([key], use_stemmer=True).score(target, prediction)[key]
+    for options in ({"use_stemmer": True}, {"use_stemmer": True, "tokenizer": "rouge-score"}):
+        got = {m: assay.score(metric, prediction, target, measure=m, **options) for m in "prf"}
+        assert got["p"] == pytest.approx(ref.precision, abs=1e-12)
+        assert got["r"] == pytest.approx(ref.recall, abs=1e-12)
+        assert got["f"] == pytest.approx(ref.fmeasure, abs=1e-12)
+    sig = assay.signature(metric, use_stemmer=True)
+    assert "|tok:rouge-score-stem|" in sig
+    assert assay.signature(metric, use_stemmer=False) == assay.signature(metric)
+
+
+def test_rouge_use_stemmer_rejects_other_tokenizers_and_non_bools() -> None:
+    with pytest.raises(assay.InvalidOptionError):
+        assay.score("rouge_l", "a", "a", use_stemmer=True, tokenizer="word")
+    with pytest.raises(assay.InvalidOptionError):
+        assay.score("rouge_l", "a", "a", use_stemmer="yes")
