@@ -136,3 +136,15 @@ def test_rouge_use_stemmer_rejects_other_tokenizers_and_non_bools() -> None:
         assay.score("rouge_l", "a", "a", use_stemmer=True, tokenizer="word")
     with pytest.raises(assay.InvalidOptionError):
         assay.score("rouge_l", "a", "a", use_stemmer="yes")
+
+
+def test_corpus_result_says_how_the_value_was_made() -> None:
+    # f1 per item: "a b" vs "a" -> P = 1/2, R = 1, F1 = 2/3; "c" vs "c" -> 1. Mean = 5/6.
+    mean = assay.score_corpus("f1", ["a b", "c"], [["a"], "c"])
+    assert mean.value == pytest.approx(5 / 6) and float(mean) == mean.value
+    assert mean.is_mean and mean.aggregation == "mean"
+    assert mean.per_item == mean.values == pytest.approx((2 / 3, 1.0))
+    assert mean.statistics is None
+    summed = assay.score_corpus("chrf", ["a b", "c"], [["a"], ["c"]])
+    assert not summed.is_mean and summed.aggregation == "corpus"
+    assert summed.statistics is not None and len(summed.statistics) == 2
