@@ -1,6 +1,8 @@
 """Spec-conformance checks: names, spellings and edge cases as issues 2 and 3 word them."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import assay
 from assay.metrics.registry import ALIASES, REGISTRY
@@ -148,3 +150,27 @@ def test_corpus_result_says_how_the_value_was_made() -> None:
     summed = assay.score_corpus("chrf", ["a b", "c"], [["a"], ["c"]])
     assert not summed.is_mean and summed.aggregation == "corpus"
     assert summed.statistics is not None and len(summed.statistics) == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("我爱北京。", ["我", "爱", "北", "京"]),
+        ("「東京」、大阪！", ["東", "京", "大", "阪"]),
+        ("カタカナ・ー", ["カ", "タ", "カ", "ナ", "ー"]),
+        ("한국어, 좋아요.", ["한", "국", "어", "좋", "아", "요"]),
+        ("東京2020年 Tokyo", ["東", "京", "2020", "年", "tokyo"]),
+    ],
+)
+def test_cjk_tokenizer_drops_cjk_punctuation_like_unicode(text: str, expected: list[str]) -> None:
+    # Expected by hand: each Han/Kana/Hangul word character alone; 。「」、・！ , . are
+    # not word characters (the `unicode` tokenizer drops them too).
+    assert assay.tokenize(text, "cjk") == expected
+
+
+_MIXED = "我爱北京東京カタナー々한국어abcé\u0301नमस्ते。、「」・〜!?., \n"
+
+
+@given(st.text(alphabet=_MIXED, max_size=40))
+def test_cjk_keeps_exactly_the_characters_unicode_keeps(text: str) -> None:
+    assert "".join(assay.tokenize(text, "cjk")) == "".join(assay.tokenize(text, "unicode"))
