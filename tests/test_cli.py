@@ -121,3 +121,21 @@ def test_metrics_lines_hold_whole_signatures_at_default_width() -> None:
         assert line.startswith(f"{name} ")
         assert line.endswith(assay.signature(name))
         assert assay.get_metric(name).description in line
+
+
+def test_cli_group_invoked_directly_prints_one_line_errors(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from assay.cli.main import cli
+
+    runner = CliRunner()
+    ok = runner.invoke(cli, ["score", "f1", "--prediction", "a b", "--target", "a"])
+    assert ok.exit_code == 0 and ok.stdout.startswith("f1: 0.666667\n")
+    bad = runner.invoke(cli, ["score", "f2", "--prediction", "a", "--target", "a"])
+    assert bad.exit_code == 2
+    assert bad.stderr.startswith("error: unknown metric 'f2'. Did you mean 'f1'?")
+    assert bad.stderr.count("\n") == 1 and "Traceback" not in bad.output
+    pairs = tmp_path / "bad.jsonl"
+    pairs.write_text('{"prediction": "a", "targets": []}\n', encoding="utf-8")
+    broken = runner.invoke(cli, ["score", "f1", "--file", str(pairs)])
+    assert broken.exit_code == 3 and broken.stderr.startswith(f"error: {pairs}:1:")
