@@ -139,3 +139,11 @@ def test_cli_group_invoked_directly_prints_one_line_errors(tmp_path: Path) -> No
     pairs.write_text('{"prediction": "a", "targets": []}\n', encoding="utf-8")
     broken = runner.invoke(cli, ["score", "f1", "--file", str(pairs)])
     assert broken.exit_code == 3 and broken.stderr.startswith(f"error: {pairs}:1:")
+
+
+def test_cli_package_exports_the_group_and_main() -> None:
+    from assay.cli import cli, main
+    from assay.cli.main import cli as group
+    from assay.cli.main import main as entry
+
+    assert cli is group and main is entry
