@@ -147,3 +147,26 @@ def test_cli_package_exports_the_group_and_main() -> None:
     from assay.cli.main import main as entry
 
     assert cli is group and main is entry
+
+
+def test_score_takes_metric_options_as_flags() -> None:
+    # 'a b c' vs 'a b d', floor smoothing: p1 = 2/3, p2 = 1/2, p3 = 0.1/1 (no match);
+    # no 4-gram, effective order keeps 3 orders; BP = 1 (c = r = 3).
+    # BLEU = (2/3 · 1/2 · 1/10)^(1/3) = (1/30)^(1/3) = 0.321830.
+    done = run("score", "bleu", "-p", "a b c", "-t", "a b d", "--smoothing", "floor")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == "bleu: 0.321830"
+    assert "|smooth:floor|" in done.stdout
+    # --max-order 2 and a bare --lowercase flag: p1 = 2/3, p2 = 1/2 -> (1/3)^(1/2).
+    done = run("score", "bleu", "-p", "A b c", "-t", "a b d", "--max-order", "2", "--lowercase")
+    assert done.stdout.splitlines()[0] == "bleu: 0.577350"
+    assert "|order:2|lc:yes|" in done.stdout
+    done = run("score", "rouge_l", "-p", "a b c", "-t", "a b", "--measure=p")
+    assert done.stdout.splitlines()[0] == "rouge_l: 0.666667"
+
+
+def test_score_flag_errors_are_one_line() -> None:
+    done = run("score", "f1", "-p", "a", "-t", "a", "--bogus", "3")
+    assert done.returncode == 2 and "does not take option 'bogus'" in done.stderr
+    done = run("score", "f1", "-p", "a", "-t", "a", "stray")
+    assert done.returncode == 2 and "unexpected argument 'stray'" in done.stderr

@@ -37,7 +37,7 @@ def metrics_text() -> str:
     return "".join(f"{a:<{name_w}}  {b:<{desc_w}}  {c}\n" for a, b, c in rows)
 
 
-@click.command("score")
+@click.command("score", context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
 @click.argument("metric")
 @click.option("--prediction", "-p", help="The prediction text.")
 @click.option("--target", "-t", "targets", multiple=True, help="A target text (repeatable).")
@@ -57,9 +57,12 @@ def metrics_text() -> str:
     multiple=True,
     metavar="KEY=VALUE",
     help="A metric option, e.g. smoothing=floor or measure=r (repeatable; true/false and "
-    "numbers are converted).",
+    "numbers are converted). Metric options may also be given as --smoothing floor, "
+    "--max-order 2 or --lowercase.",
 )
+@click.pass_context
 def score_command(
+    ctx: click.Context,
     metric: str,
     prediction: str | None,
     targets: tuple[str, ...],
@@ -70,6 +73,7 @@ def score_command(
 ) -> None:
     """Score one prediction (or a JSONL file of pairs) with METRIC."""
     options: dict[str, Any] = parse_options(raw_options)
+    options.update(parse_extra_options(ctx.args))
     options.update({k: v for k, v in (("tokenizer", tokenizer), ("normalizer", normalizer)) if v})
     bound = bind(metric, **options)
     if pairs_file is not None:
@@ -101,6 +105,28 @@ def parse_value(text: str) -> Any:
         except ValueError:
             continue
     return text
+
+
+def parse_extra_options(args: list[str]) -> dict[str, Any]:
+    """Parse metric options given as flags: ``--key value``, ``--key=value`` or ``--flag``.
+
+    Dashes in keys become underscores (``--max-order 2`` → ``max_order=2``); a flag
+    without a value is ``True``. Values are converted as by :func:`parse_value`.
+    """
+    options: dict[str, Any] = {}
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if not arg.startswith("--") or len(arg) == 2:
+            raise click.UsageError(
+                f"unexpected argument {arg!r}; metric options look like --key value"
+            )
+        key, sep, value = arg[2:].partition("=")
+        if not sep and i + 1 < len(args) and not args[i + 1].startswith("--"):
+            value, sep, i = args[i + 1], "=", i + 1
+        options[key.replace("-", "_")] = parse_value(value) if sep else True
+        i += 1
+    return options
 
 
 def parse_options(raw: tuple[str, ...]) -> dict[str, Any]:
