@@ -174,3 +174,18 @@ _MIXED = "我爱北京東京カタナー々한국어abcé\u0301नमस्त�
 @given(st.text(alphabet=_MIXED, max_size=40))
 def test_cjk_keeps_exactly_the_characters_unicode_keeps(text: str) -> None:
     assert "".join(assay.tokenize(text, "cjk")) == "".join(assay.tokenize(text, "unicode"))
+
+
+def test_descriptor_carries_what_issue_2_lists() -> None:
+    import dataclasses
+
+    spec = assay.get_metric("f1")
+    assert dataclasses.is_dataclass(spec)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        spec.name = "g"  # type: ignore[misc]
+    assert (spec.name, spec.default_tokenizer, spec.default_normalizer) == ("f1", "word", "none")
+    assert spec.function is spec.fn and callable(spec.function)
+    assert spec.multi_target == spec.multi == "max"
+    assert spec.aggregation == "mean" and spec.higher_is_better is True
+    assert spec.version == "0.1.0" and spec.citation
+    assert assay.get_metric("squad_v2.f1").multi_target == "native"
