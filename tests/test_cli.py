@@ -170,3 +170,12 @@ def test_score_flag_errors_are_one_line() -> None:
     assert done.returncode == 2 and "does not take option 'bogus'" in done.stderr
     done = run("score", "f1", "-p", "a", "-t", "a", "stray")
     assert done.returncode == 2 and "unexpected argument 'stray'" in done.stderr
+
+
+def test_score_under_an_alias_prints_the_canonical_name() -> None:
+    # chrF++ of "a b" vs "ab": characters equal (whitespace removed) -> char P = R = 1;
+    # word unigrams "a","b" vs "ab": 0 matches; P = R = (1 + 1 + 0) / 3 = 2/3 -> F = 2/3.
+    done = run("score", "chrF++", "-p", "a b", "-t", "ab")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == "chrf++: 0.666667"
+    assert done.stdout.splitlines()[1].startswith("signature: chrf++|")

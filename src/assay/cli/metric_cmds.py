@@ -86,11 +86,11 @@ def score_command(
             metric, [p.prediction for p in pairs], [list(p.targets) for p in pairs], **options
         )
         kind = "mean" if result.is_mean else "corpus"
-        click.echo(f"{metric}: {result.value:.6f} ({kind} over n={result.n})")
+        click.echo(f"{bound.spec.name}: {result.value:.6f} ({kind} over n={result.n})")
     else:
         if prediction is None or not targets:
             raise click.UsageError("give --prediction TEXT and at least one --target TEXT")
-        click.echo(f"{metric}: {bound.score(prediction, list(targets)):.6f}")
+        click.echo(f"{bound.spec.name}: {bound.score(prediction, list(targets)):.6f}")
     click.echo(f"signature: {bound.signature}")
 
 
