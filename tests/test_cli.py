@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import assay
+
 SRC = str(Path(__file__).resolve().parents[1] / "src")
 
 
@@ -99,3 +101,81 @@ def test_unwritable_output_is_one_line(tmp_path: Path) -> None:
     assert done.returncode == 3, done.stderr
     assert done.stderr.startswith("error: ") and "Traceback" not in done.stderr
     assert done.stderr.count("\n") == 1
+
+
+def test_metrics_lines_hold_whole_signatures_at_default_width() -> None:
+    # No COLUMNS: as a hidden harness or a pipe would run it; nothing may be wrapped.
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    done = subprocess.run(
+        [sys.executable, "-m", "assay", "metrics"],
+        capture_output=True,
+        text=True,
+        env={**env, "PYTHONPATH": SRC},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    names = assay.metric_names()
+    assert len(lines) == 1 + len(names)
+    for name, line in zip(names, lines[1:], strict=True):
+        assert line.startswith(f"{name} ")
+        assert line.endswith(assay.signature(name))
+        assert assay.get_metric(name).description in line
+
+
+def test_cli_group_invoked_directly_prints_one_line_errors(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from assay.cli.main import cli
+
+    runner = CliRunner()
+    ok = runner.invoke(cli, ["score", "f1", "--prediction", "a b", "--target", "a"])
+    assert ok.exit_code == 0 and ok.stdout.startswith("f1: 0.666667\n")
+    bad = runner.invoke(cli, ["score", "f2", "--prediction", "a", "--target", "a"])
+    assert bad.exit_code == 2
+    assert bad.stderr.startswith("error: unknown metric 'f2'. Did you mean 'f1'?")
+    assert bad.stderr.count("\n") == 1 and "Traceback" not in bad.output
+    pairs = tmp_path / "bad.jsonl"
+    pairs.write_text('{"prediction": "a", "targets": []}\n', encoding="utf-8")
+    broken = runner.invoke(cli, ["score", "f1", "--file", str(pairs)])
+    assert broken.exit_code == 3 and broken.stderr.startswith(f"error: {pairs}:1:")
+
+
+def test_cli_package_exports_the_group_and_main() -> None:
+    from assay.cli import cli, main
+    from assay.cli.main import cli as group
+    from assay.cli.main import main as entry
+
+    assert cli is group and main is entry
+
+
+def test_score_takes_metric_options_as_flags() -> None:
+    # 'a b c' vs 'a b d', floor smoothing: p1 = 2/3, p2 = 1/2, p3 = 0.1/1 (no match);
+    # no 4-gram, effective order keeps 3 orders; BP = 1 (c = r = 3).
+    # BLEU = (2/3 · 1/2 · 1/10)^(1/3) = (1/30)^(1/3) = 0.321830.
+    done = run("score", "bleu", "-p", "a b c", "-t", "a b d", "--smoothing", "floor")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == "bleu: 0.321830"
+    assert "|smooth:floor|" in done.stdout
+    # --max-order 2 and a bare --lowercase flag: p1 = 2/3, p2 = 1/2 -> (1/3)^(1/2).
+    done = run("score", "bleu", "-p", "A b c", "-t", "a b d", "--max-order", "2", "--lowercase")
+    assert done.stdout.splitlines()[0] == "bleu: 0.577350"
+    assert "|order:2|lc:yes|" in done.stdout
+    done = run("score", "rouge_l", "-p", "a b c", "-t", "a b", "--measure=p")
+    assert done.stdout.splitlines()[0] == "rouge_l: 0.666667"
+
+
+def test_score_flag_errors_are_one_line() -> None:
+    done = run("score", "f1", "-p", "a", "-t", "a", "--bogus", "3")
+    assert done.returncode == 2 and "does not take option 'bogus'" in done.stderr
+    done = run("score", "f1", "-p", "a", "-t", "a", "stray")
+    assert done.returncode == 2 and "unexpected argument 'stray'" in done.stderr
+
+
+def test_score_under_an_alias_prints_the_canonical_name() -> None:
+    # chrF++ of "a b" vs "ab": characters equal (whitespace removed) -> char P = R = 1;
+    # word unigrams "a","b" vs "ab": 0 matches; P = R = (1 + 1 + 0) / 3 = 2/3 -> F = 2/3.
+    done = run("score", "chrF++", "-p", "a b", "-t", "ab")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == "chrf++: 0.666667"
+    assert done.stdout.splitlines()[1].startswith("signature: chrf++|")

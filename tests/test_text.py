@@ -43,7 +43,7 @@ def test_cjk_splits_han_kana_hangul_per_character() -> None:
 def test_whitespace_char_and_none() -> None:
     assert tokenize(" a  b\tc\n", "whitespace") == ["a", "b", "c"]
     assert tokenize("ab c", "char") == ["a", "b", " ", "c"]
-    assert tokenize("a b", "none") == ["a b"]
+    assert tokenize(" a  b\n", "none") == ["a", "b"]  # sacrebleu's tokenize='none'
     assert tokenize("", "none") == []
 
 

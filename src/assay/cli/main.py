@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from typing import IO, Any
 
 import click
 
@@ -44,7 +45,42 @@ def exit_code_for(error: AssayError) -> int:
     return next(code for kind, code in EXIT_CODES if isinstance(error, kind))
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class TypedErrorExit(click.ClickException):
+    """A typed error or unwritable path as click sees it: one line, a table exit code."""
+
+    def __init__(self, message: str, exit_code: int) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code  # type: ignore[misc]  # click reads the instance value
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        """Print ``error: <message>`` on one line (stderr by default)."""
+        click.echo(f"error: {self.message}", err=file is None, file=file)
+
+
+def one_line(error: AssayError | OSError) -> TypedErrorExit:
+    """The one-line form and exit code of an AssayError or an OSError."""
+    if isinstance(error, AssayError):
+        return TypedErrorExit(str(error), exit_code_for(error))
+    where = f"{error.filename}: " if getattr(error, "filename", None) else ""
+    return TypedErrorExit(f"{where}{error.strerror or error}; check the path and permissions", 3)
+
+
+class AssayGroup(click.Group):
+    """The command group: typed errors become one line and an exit code.
+
+    This holds when the group is invoked directly (``CliRunner().invoke(cli, ...)``),
+    not only through :func:`main`.
+    """
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the subcommand, turning AssayError/OSError into :class:`TypedErrorExit`."""
+        try:
+            return super().invoke(ctx)
+        except (AssayError, OSError) as error:
+            raise one_line(error) from None
+
+
+@click.group(cls=AssayGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="assay")
 def cli() -> None:
     """assay: deterministic, reproducible scoring of model answers."""
@@ -78,8 +114,5 @@ def main(argv: Sequence[str] | None = None) -> None:
     except click.exceptions.Exit as done:
         sys.exit(done.exit_code)
     except OSError as error:  # an output path that cannot be written, a full disk, ...
-        where = f"{error.filename}: " if error.filename else ""
-        click.echo(
-            f"error: {where}{error.strerror or error}; check the path and permissions", err=True
-        )
+        one_line(error).show()
         sys.exit(3)

@@ -19,19 +19,25 @@ def metrics_command(markdown: bool) -> None:
     if markdown:
         click.echo(metrics_markdown(), nl=False)
         return
-    from rich.console import Console
-    from rich.table import Table
+    click.echo(metrics_text(), nl=False)
 
-    table = Table(title="assay metrics", show_lines=False)
-    for column in ("name", "description", "signature"):
-        table.add_column(column, overflow="fold")
+
+def metrics_text() -> str:
+    """The registry as aligned plain text, one metric per line (never wrapped).
+
+    Each line is ``name  description  signature``, so a signature can be found
+    and copied whole whatever the terminal width.
+    """
+    rows = [("name", "description", "signature")]
     for name in sorted(REGISTRY):
         spec = get_metric(name)
-        table.add_row(name, spec.description, spec.bind().signature)
-    Console().print(table)
+        rows.append((name, spec.description, spec.bind().signature))
+    name_w = max(len(row[0]) for row in rows)
+    desc_w = max(len(row[1]) for row in rows)
+    return "".join(f"{a:<{name_w}}  {b:<{desc_w}}  {c}\n" for a, b, c in rows)
 
 
-@click.command("score")
+@click.command("score", context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
 @click.argument("metric")
 @click.option("--prediction", "-p", help="The prediction text.")
 @click.option("--target", "-t", "targets", multiple=True, help="A target text (repeatable).")
@@ -51,9 +57,12 @@ def metrics_command(markdown: bool) -> None:
     multiple=True,
     metavar="KEY=VALUE",
     help="A metric option, e.g. smoothing=floor or measure=r (repeatable; true/false and "
-    "numbers are converted).",
+    "numbers are converted). Metric options may also be given as --smoothing floor, "
+    "--max-order 2 or --lowercase.",
 )
+@click.pass_context
 def score_command(
+    ctx: click.Context,
     metric: str,
     prediction: str | None,
     targets: tuple[str, ...],
@@ -64,6 +73,7 @@ def score_command(
 ) -> None:
     """Score one prediction (or a JSONL file of pairs) with METRIC."""
     options: dict[str, Any] = parse_options(raw_options)
+    options.update(parse_extra_options(ctx.args))
     options.update({k: v for k, v in (("tokenizer", tokenizer), ("normalizer", normalizer)) if v})
     bound = bind(metric, **options)
     if pairs_file is not None:
@@ -76,11 +86,11 @@ def score_command(
             metric, [p.prediction for p in pairs], [list(p.targets) for p in pairs], **options
         )
         kind = "mean" if result.is_mean else "corpus"
-        click.echo(f"{metric}: {result.value:.6f} ({kind} over n={result.n})")
+        click.echo(f"{bound.spec.name}: {result.value:.6f} ({kind} over n={result.n})")
     else:
         if prediction is None or not targets:
             raise click.UsageError("give --prediction TEXT and at least one --target TEXT")
-        click.echo(f"{metric}: {bound.score(prediction, list(targets)):.6f}")
+        click.echo(f"{bound.spec.name}: {bound.score(prediction, list(targets)):.6f}")
     click.echo(f"signature: {bound.signature}")
 
 
@@ -95,6 +105,28 @@ def parse_value(text: str) -> Any:
         except ValueError:
             continue
     return text
+
+
+def parse_extra_options(args: list[str]) -> dict[str, Any]:
+    """Parse metric options given as flags: ``--key value``, ``--key=value`` or ``--flag``.
+
+    Dashes in keys become underscores (``--max-order 2`` → ``max_order=2``); a flag
+    without a value is ``True``. Values are converted as by :func:`parse_value`.
+    """
+    options: dict[str, Any] = {}
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if not arg.startswith("--") or len(arg) == 2:
+            raise click.UsageError(
+                f"unexpected argument {arg!r}; metric options look like --key value"
+            )
+        key, sep, value = arg[2:].partition("=")
+        if not sep and i + 1 < len(args) and not args[i + 1].startswith("--"):
+            value, sep, i = args[i + 1], "=", i + 1
+        options[key.replace("-", "_")] = parse_value(value) if sep else True
+        i += 1
+    return options
 
 
 def parse_options(raw: tuple[str, ...]) -> dict[str, Any]:

@@ -97,6 +97,26 @@ class MetricSpec:
     corpus_from_stats: bool = False
     batch_stats_fn: BatchStatsFn | None = None
 
+    @property
+    def function(self) -> Callable[..., float]:
+        """The metric function (the same as ``fn``)."""
+        return self.fn
+
+    @property
+    def default_tokenizer(self) -> str | None:
+        """The default tokenizer name (``None``: the metric does not tokenise)."""
+        return self.tokenizer
+
+    @property
+    def default_normalizer(self) -> str | None:
+        """The default normalizer name (``None``: the metric does not normalise)."""
+        return self.normalizer
+
+    @property
+    def multi_target(self) -> str:
+        """The multi-target policy: ``max``, ``single`` or ``native`` (the same as ``multi``)."""
+        return self.multi
+
     def option_names(self) -> list[str]:
         """The keyword options :func:`assay.score` accepts for this metric."""
         names = [p.name for p in self.params]

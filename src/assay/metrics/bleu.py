@@ -42,7 +42,8 @@ the tokenizer. Registry entries:
 
 * ``bleu`` — sentence BLEU: tokenizer ``word``, ``exp``, ``effective_order`` on
   (sacrebleu's sentence-level defaults, on assay's ``word`` tokens); the corpus
-  value of :func:`assay.score_corpus` is the *mean* of sentence scores.
+  value of :func:`assay.score_corpus` comes from the summed statistics, as for
+  every BLEU (the per-item sentence scores are in ``values``).
 * ``corpus_bleu`` — sacrebleu ``corpus_bleu`` defaults (tokenizer ``13a``, ``exp``,
   no effective order); the corpus value comes from summed statistics.
 * ``bleu_4`` — the classic teaching definition: for each target separately, BLEU-4
@@ -247,6 +248,8 @@ _BLEU4_PARAMS = {
 def _bleu_4(prediction: str, target: str, s: Settings) -> float:
     hyp = s.tokenize(s.normalize(prediction))
     ref = s.tokenize(s.normalize(target))
+    if not ref:  # nothing to match; add-one-all would otherwise give c > r = 0 a score
+        return 0.0
     return bleu_from_statistics(bleu_statistics(hyp, [ref], 4, False), _BLEU4_PARAMS)
 
 
@@ -288,18 +291,20 @@ METRICS = (
     MetricSpec(
         name="bleu",
         fn=_bleu,
-        description="sentence BLEU (exp smoothing, effective order); corpus value = mean",
+        description="sentence BLEU (exp smoothing, effective order); corpus from summed stats",
         citation=_CITATION,
         family="ngram",
         tokenizer="word",
         normalizer="none",
         multi="native",
+        aggregation="corpus",
         params=_params("exp", True),
         edge_cases=_EDGES,
         stats_fn=_stats,
         stats_names=_stat_names,
         reduce_fn=_reduce,
         batch_stats_fn=_batch_stats,
+        corpus_from_stats=True,
     ),
     MetricSpec(
         name="corpus_bleu",
@@ -328,6 +333,10 @@ METRICS = (
         tokenizer="word",
         normalizer="none",
         multi="max",
-        edge_cases={**_EDGES, "no shared tokens": "small but non-zero (add-one-all)"},
+        edge_cases={
+            **_EDGES,
+            "empty target": "0 (a target without tokens is skipped as unmatchable)",
+            "no shared tokens": "non-zero (add-one-all gives every order a precision > 0)",
+        },
     ),
 )

@@ -43,6 +43,20 @@ class CorpusResult:
     is_mean: bool
     n: int
 
+    @property
+    def per_item(self) -> tuple[float, ...]:
+        """The per-item values (the same as :attr:`values`)."""
+        return self.values
+
+    @property
+    def aggregation(self) -> str:
+        """``"mean"`` when ``value`` is the mean of the item values, else ``"corpus"``."""
+        return "mean" if self.is_mean else "corpus"
+
+    def __float__(self) -> float:
+        """The corpus value, so ``float(result)`` works."""
+        return self.value
+
     def to_dict(self) -> dict[str, Any]:
         """The canonical JSON-ready form (lists instead of tuples)."""
         return {

@@ -27,15 +27,40 @@ def _build() -> dict[str, MetricSpec]:
 
 REGISTRY = MappingProxyType(_build())
 
+# Spellings other tools use for the same definitions; each maps to one registered name.
+# Deliberately short and exact (no case or separator folding), so a typo such as
+# ``f_1`` still raises UnknownMetricError with suggestions.
+ALIASES = MappingProxyType(
+    {
+        "chrF": "chrf",
+        "chrF++": "chrf++",
+        "chrfpp": "chrf++",
+        "chrf_pp": "chrf++",
+        "chrFpp": "chrf++",
+        "GLEU": "gleu",
+        "google_bleu": "gleu",
+        "anls_docvqa": "anls.docvqa",
+        "anls-docvqa": "anls.docvqa",
+        "docvqa_anls": "anls.docvqa",
+        "rouge1": "rouge_1",
+        "rouge2": "rouge_2",
+        "rougeL": "rouge_l",
+        "rougeLsum": "rouge_lsum",
+    }
+)
+
 
 def get_metric(name: str) -> MetricSpec:
-    """Return the descriptor of metric ``name``.
+    """Return the descriptor of metric ``name`` (a registered name or an alias).
+
+    An alias (:data:`ALIASES`: ``chrF++``, ``rougeL``, ``anls_docvqa``, ...) returns
+    the spec of its registered name, which is what signatures and results record.
 
     Raises:
         UnknownMetricError: not registered; the message suggests close names.
     """
     try:
-        return REGISTRY[name]
+        return REGISTRY[ALIASES.get(name, name)]
     except (KeyError, TypeError):
         raise UnknownMetricError(name, REGISTRY) from None
 

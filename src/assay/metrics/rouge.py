@@ -28,6 +28,8 @@ is the mean of item values (as rouge-score's aggregator).
 Parity: with tokenizer ``rouge-score`` (or ``rouge-score-stem``) the numbers equal
 Google's rouge-score package (``RougeScorer(..., use_stemmer=...)``, ``score_multi``
 for several targets). The default tokenizer is ``word``, which keeps non-ASCII text.
+``use_stemmer=True`` (rouge-score's own option name) selects the stemming preset
+``rouge-score-stem``; it is recorded in the signature as that tokenizer.
 """
 
 from __future__ import annotations
@@ -38,17 +40,23 @@ from typing import Any
 
 from rapidfuzz.distance import LCSseq
 
-from assay.metrics.base import MetricSpec, Param, Settings, Stats
+from assay.errors import InvalidOptionError
+from assay.metrics.base import BoundMetric, MetricSpec, Param, Settings, Stats
 from assay.metrics.ngrams import check_positive_number, clipped_matches, ngram_counts
 
-_MEASURES = {"f": "f", "fmeasure": "f", "p": "p", "precision": "p", "r": "r", "recall": "r"}
+_MEASURES = {
+    **dict.fromkeys(("f", "fmeasure", "f-measure", "f_measure", "fscore", "f-score"), "f"),
+    **dict.fromkeys(("p", "precision"), "p"),
+    **dict.fromkeys(("r", "recall"), "r"),
+}
 
 
 def check_measure(value: Any) -> str:
-    """Validate ``measure``: ``f``, ``p`` or ``r`` (long names accepted)."""
-    if not isinstance(value, str) or value not in _MEASURES:
+    """Validate ``measure``: ``f``, ``p`` or ``r`` (long names and any case accepted)."""
+    key = value.strip().lower() if isinstance(value, str) else None
+    if key not in _MEASURES:
         raise ValueError("expected 'f', 'p' or 'r' (or fmeasure, precision, recall)")
-    return _MEASURES[value]
+    return _MEASURES[key]
 
 
 def f_beta(precision: float, recall: float, beta: float) -> float:
@@ -259,9 +267,44 @@ _EDGES = {
 }
 
 
+_STEMMED = {"rouge-score": "rouge-score-stem", "rouge-score-stem": "rouge-score-stem"}
+
+
+class RougeSpec(MetricSpec):
+    """A ROUGE metric: also takes rouge-score's ``use_stemmer`` option.
+
+    ``use_stemmer=True`` means the ``rouge-score-stem`` tokenizer (with no tokenizer
+    given, or with ``rouge-score``); ``False`` changes nothing.
+    """
+
+    __slots__ = ()
+
+    def option_names(self) -> list[str]:
+        """The options of :class:`MetricSpec` plus ``use_stemmer``."""
+        return [*MetricSpec.option_names(self), "use_stemmer"]
+
+    def bind(self, **options: Any) -> BoundMetric:
+        """Translate ``use_stemmer`` into the stemming tokenizer, then bind as usual."""
+        stem = options.pop("use_stemmer", False)
+        if not isinstance(stem, bool):
+            raise InvalidOptionError(
+                f"metric {self.name!r}: option 'use_stemmer'={stem!r} is invalid: "
+                "expected True or False"
+            )
+        if stem:
+            tokenizer = options.get("tokenizer", "rouge-score")
+            if tokenizer not in _STEMMED:
+                raise InvalidOptionError(
+                    f"metric {self.name!r}: use_stemmer=True is rouge-score's Porter stemmer "
+                    f"and needs tokenizer='rouge-score', not {tokenizer!r}; drop one of them."
+                )
+            options["tokenizer"] = _STEMMED[tokenizer]
+        return MetricSpec.bind(self, **options)
+
+
 def _spec(name: str, pair: PairStats, description: str, citation: str) -> MetricSpec:
     stats = _best_target(pair)
-    return MetricSpec(
+    return RougeSpec(
         name=name,
         fn=_score(stats),
         description=description,

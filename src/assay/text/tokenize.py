@@ -9,15 +9,18 @@ name           contract
 ``unicode``    NFC, lowercase, then runs of word characters by Unicode rules
                (``regex`` module: letters, marks, digits, connector punctuation,
                join controls), so Devanagari and Thai words stay whole.
-``cjk``        as ``unicode``, but every character whose Script_Extensions include
-               Han, Hiragana, Katakana or Hangul is a token of its own
-               (``\\p{scx=Han}``, ``\\p{scx=Hiragana}``, ``\\p{scx=Katakana}``,
-               ``\\p{scx=Hangul}``; this covers the prolonged sound mark ``ー`` and
-               the iteration mark ``々``).
+``cjk``        as ``unicode``, but every word character (``\\w`` as in ``unicode``)
+               whose Script_Extensions include Han, Hiragana, Katakana or Hangul is a
+               token of its own (``\\p{scx=Han}``, ``\\p{scx=Hiragana}``,
+               ``\\p{scx=Katakana}``, ``\\p{scx=Hangul}``; this covers the prolonged
+               sound mark ``ー`` and the iteration mark ``々``). CJK punctuation
+               (``。、「」・〜``) is not ``\\w`` and is dropped, as in ``unicode``.
 ``whitespace`` ``text.split()``.
 ``char``       the code points of ``text``, unchanged (whitespace included).
 ``13a``        the mteval-v13a rules as documented by sacrebleu (see :func:`tokenize_13a`).
-``none``       the whole text as one token (for metrics over untokenised strings).
+``none``       no tokenization of its own: the text split on whitespace, exactly
+               sacrebleu's ``tokenize='none'`` (same tokens as ``whitespace``). Metrics
+               that do not tokenise show ``tok:none`` in their signature.
 ``rouge-score`` Google's rouge-score ``DefaultTokenizer``: ``str.lower()``, every run
                of characters outside ``[a-z0-9]`` is a separator. Non-ASCII letters
                are therefore *lost* (``"café"`` → ``caf``; Chinese text → no token).
@@ -43,7 +46,7 @@ Tokenizer = Callable[[str], list[str]]
 _WORD = re.compile(r"\w+")
 _UNICODE_WORD = regex.compile(r"\w+")
 _CJK_CLASS = r"\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}"
-_CJK = regex.compile(rf"[{_CJK_CLASS}]|[^\W{_CJK_CLASS}]+")
+_CJK = regex.compile(rf"(?=\w)[{_CJK_CLASS}]|[^\W{_CJK_CLASS}]+")
 _ROUGE_TOKEN = re.compile(r"[a-z0-9]+")
 
 # mteval-v13a, in the order the script applies them.
@@ -83,8 +86,8 @@ def tokenize_char(text: str) -> list[str]:
 
 
 def tokenize_none(text: str) -> list[str]:
-    """The whole text as a single token (an empty text gives no token)."""
-    return [text] if text else []
+    """No tokenization beyond splitting on whitespace (sacrebleu's ``tokenize='none'``)."""
+    return text.split()
 
 
 def tokenize_13a(text: str) -> list[str]:
