@@ -63,6 +63,17 @@ def _apply(func: F, decorators: list[Callable[[F], F]]) -> F:
     return func
 
 
+def profile_option(help_text: str) -> Callable[[F], F]:
+    """``--profile`` (one of the profiles, default ``assay``) with ``help_text``."""
+    return click.option(
+        "--profile",
+        type=click.Choice(sorted(PROFILES)),
+        default="assay",
+        show_default=True,
+        help=help_text,
+    )
+
+
 def _packed(func: F, keyword: str, record: type[Any]) -> F:
     """Wrap ``func`` so the options named by ``record``'s fields arrive as one ``record``."""
     names = [f.name for f in dataclasses.fields(record)]
@@ -104,11 +115,7 @@ def input_options(func: F) -> F:
             click.option(
                 "--ignore-missing", is_flag=True, help="Skip questions without a prediction."
             ),
-            click.option(
-                "--profile", type=click.Choice(sorted(PROFILES)), default="assay",
-                show_default=True,
-                help="xldocbench: the released evaluator bit-for-bit; assay: traps fixed.",
-            ),
+            profile_option("xldocbench: the released evaluator bit-for-bit; assay: traps fixed."),
             click.option(
                 "--duplicates", type=click.Choice(DUPLICATE_POLICIES), default=None,
                 help="Duplicate prediction ids: keep the later row, or reject the file "
