@@ -9,20 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from assay.cli.main import main
 from assay.report.result_csv import render_result_csv
 from assay.report.result_markdown import render_result_markdown
+from cli_helpers import run
 from compare_helpers import GOLD_DIR, write_predictions
 
 GOLDEN = Path(__file__).parent / "golden"
-
-
-def run(*args: str) -> int:
-    try:
-        main(list(args))
-    except SystemExit as done:
-        return int(done.code or 0)
-    return 0
 
 
 def compare(tmp_path: Path, out: Path, *extra: str) -> int:

@@ -4,18 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from assay.cli.main import main
 from assay.evaluation.fingerprint import fingerprint
-
-DATA = Path(__file__).parent / "golden" / "data"
-
-
-def run(*args: str) -> int:
-    try:
-        main(list(args))
-    except SystemExit as done:
-        return int(done.code or 0)
-    return 0
+from cli_helpers import GOLDEN_DATA as DATA
+from cli_helpers import run, xldocbench_eval_args
 
 
 def test_gold_files_nargs_and_assay_block(
@@ -51,20 +42,7 @@ def test_gold_files_nargs_and_assay_block(
 
 def test_xldocbench_sidecar(tmp_path: Path) -> None:
     out = tmp_path / "r.json"
-    assert (
-        run(
-            "eval",
-            "--profile",
-            "xldocbench",
-            "--data-dir",
-            str(DATA),
-            "--predictions",
-            str(DATA / "predictions.jsonl"),
-            "--output",
-            str(out),
-        )
-        == 0
-    )
+    assert run(*xldocbench_eval_args(), "--output", str(out)) == 0
     sidecar = json.loads((tmp_path / "r.provenance.json").read_text("utf-8"))
     assert sidecar["profile"] == "xldocbench" and sidecar["evaluator_sha256"] == fingerprint(
         "xldocbench"
@@ -230,13 +208,7 @@ def test_prediction_field_option(tmp_path: Path) -> None:
     out = tmp_path / "r.json"
     assert (
         run(
-            "eval",
-            "--profile",
-            "xldocbench",
-            "--data-dir",
-            str(DATA),
-            "--predictions",
-            str(preds),
+            *xldocbench_eval_args(preds),
             "--prediction-field",
             "final",
             "--ignore-missing",

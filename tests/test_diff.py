@@ -8,17 +8,9 @@ from typing import Any
 
 import pytest
 
-from assay.cli.main import main
 from assay.evaluation.diff import diff_reports
+from cli_helpers import run
 from compare_helpers import GOLD_DIR, write_predictions
-
-
-def run(*args: str) -> int:
-    try:
-        main(list(args))
-    except SystemExit as done:
-        return int(done.code or 0)
-    return 0
 
 
 def _release_report(tmp_path: Path, system: str, profile: str = "assay") -> Path:

@@ -3,16 +3,8 @@ from pathlib import Path
 
 import pytest
 
-from assay.cli.main import main
 from assay.evaluation.validate import check_release, smoke_test
-
-
-def run(*args: str) -> int:
-    try:
-        main(list(args))
-    except SystemExit as done:
-        return int(done.code or 0)
-    return 0
+from cli_helpers import run
 
 
 @pytest.fixture(scope="module")

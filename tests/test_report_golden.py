@@ -8,25 +8,14 @@ import json
 from pathlib import Path
 
 from assay.cli.main import main
+from cli_helpers import xldocbench_eval_args
 from scoring_helpers import levenshtein
 
 GOLDEN = Path(__file__).parent / "golden"
-DATA = GOLDEN / "data"
 
 
 def run_eval(tmp_path: Path, *extra: str) -> None:
-    main(
-        [
-            "eval",
-            "--profile",
-            "xldocbench",
-            "--data-dir",
-            str(DATA),
-            "--predictions",
-            str(DATA / "predictions.jsonl"),
-            *extra,
-        ]
-    )
+    main([*xldocbench_eval_args(), *extra])
 
 
 def test_golden_report_and_csv_byte_for_byte(tmp_path: Path) -> None:

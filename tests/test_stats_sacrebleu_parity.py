@@ -12,6 +12,8 @@ differ, by float32 rounding (checked to 1e-6 relative).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -56,57 +58,47 @@ def setup() -> dict[str, object]:
     }
 
 
-@pytest.mark.parametrize("seed", [12345, 7])
-def test_paired_bootstrap_p_value_identical_to_sacrebleu(setup: dict, seed: int) -> None:
-    _, ref = significance._paired_bs_test(
+def _sacrebleu_result(setup: dict, test: Callable[..., Any], n_samples: int, seed: int) -> Any:
+    """sacrebleu's paired test of system b against the baseline a: its BLEU result."""
+    _, ref = test(
         setup["baseline"],
         "b",
         setup["hyp_b"],
         [setup["refs"]],
         {"BLEU": setup["bleu"]},
-        n_samples=1000,
+        n_samples=n_samples,
         seed=seed,
     )
+    return ref["BLEU"]
+
+
+@pytest.mark.parametrize("seed", [12345, 7])
+def test_paired_bootstrap_p_value_identical_to_sacrebleu(setup: dict, seed: int) -> None:
+    ref = _sacrebleu_result(setup, significance._paired_bs_test, 1000, seed)
     ours = paired_bootstrap(setup["a"], setup["b"], setup["reducer"], n_resamples=1000, seed=seed)
-    assert ours.p_value == ref["BLEU"].p_value
-    assert ours.score_b == pytest.approx(ref["BLEU"].score, rel=1e-12)
+    assert ours.p_value == ref.p_value
+    assert ours.score_b == pytest.approx(ref.score, rel=1e-12)
     assert ours.n_resamples == 1000 and ours.seed == seed
 
 
 @pytest.mark.parametrize("seed", [12345, 7])
 def test_approximate_randomization_p_value_identical_to_sacrebleu(setup: dict, seed: int) -> None:
-    _, ref = significance._paired_ar_test(
-        setup["baseline"],
-        "b",
-        setup["hyp_b"],
-        [setup["refs"]],
-        {"BLEU": setup["bleu"]},
-        n_samples=2000,
-        seed=seed,
-    )
+    ref = _sacrebleu_result(setup, significance._paired_ar_test, 2000, seed)
     ours = paired_approximate_randomization(
         setup["a"], setup["b"], setup["reducer"], n_trials=2000, seed=seed
     )
-    assert ours.p_value == ref["BLEU"].p_value
+    assert ours.p_value == ref.p_value
     assert ours.n_resamples == 2000 and ours.seed == seed
 
 
 def test_other_seed_agrees_within_monte_carlo_error(setup: dict) -> None:
     # A different seed is a different Monte-Carlo draw; the p-values agree within a few
     # binomial standard errors, sqrt(p (1 - p) / trials) each.
-    _, ref = significance._paired_ar_test(
-        setup["baseline"],
-        "b",
-        setup["hyp_b"],
-        [setup["refs"]],
-        {"BLEU": setup["bleu"]},
-        n_samples=2000,
-        seed=12345,
-    )
+    ref = _sacrebleu_result(setup, significance._paired_ar_test, 2000, 12345)
     ours = paired_approximate_randomization(
         setup["a"], setup["b"], setup["reducer"], n_trials=2000, seed=99
     )
-    p = ref["BLEU"].p_value
+    p = ref.p_value
     assert abs(ours.p_value - p) < 4 * np.sqrt(2 * p * (1 - p) / 2000)
 
 

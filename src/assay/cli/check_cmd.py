@@ -7,18 +7,12 @@ from pathlib import Path
 
 import click
 
-from assay.evaluation.profiles import PROFILES
+from assay.cli.options import profile_option
 
 
 @click.command("check")
 @click.argument("directory", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option(
-    "--profile",
-    type=click.Choice(sorted(PROFILES)),
-    default="assay",
-    show_default=True,
-    help="Profile for the fingerprint when summary.json names none.",
-)
+@profile_option("Profile for the fingerprint when summary.json names none.")
 def check_command(directory: Path, profile: str) -> None:
     """Check a release (counts, ids, documents, pages, vocabulary, scores) and smoke-test."""
     from assay.evaluation.validate import check_release, smoke_test

@@ -10,9 +10,9 @@ from typing import Any
 
 import click
 
-from assay.cli.options import input_options, stats_options
+from assay.cli.options import InputArgs, StatsArgs, input_options, stats_options
 from assay.errors import InvalidOptionError
-from assay.evaluation.compare import CompareOptions, result_document
+from assay.evaluation.compare import result_document
 from assay.evaluation.runs import (
     EvaluationResult,
     SystemInput,
@@ -78,36 +78,18 @@ def progress_bar(total: int) -> Iterator[Callable[[str], None] | None]:
 )
 @stats_options
 def eval_command(
-    predictions: tuple[Path, ...],
-    named: tuple[str, ...],
-    gold_files: tuple[Path, ...],
-    more_gold_files: tuple[Path, ...],
-    data_dir: Path | None,
-    prediction_field: str | None,
-    ignore_missing: bool,
-    profile: str,
-    duplicates: str | None,
+    inputs: InputArgs,
+    stats: StatsArgs,
     output: Path | None,
     per_question_csv: Path | None,
     no_per_question_json: bool,
     results_dir: Path | None,
-    metric: str,
-    method: str,
-    trials: int | None,
-    seed: int,
-    result_json: Path | None,
-    html_path: Path | None,
-    markdown_path: Path | None,
 ) -> None:
     """Score prediction files against a long-document QA benchmark's gold files."""
     from assay.report.files import write_outputs
     from assay.report.terminal import accounting_line, provenance_lines, release_summary
 
-    result = run_evaluation(
-        predictions, named, gold_files, more_gold_files, data_dir,
-        prediction_field=prediction_field, ignore_missing=ignore_missing,
-        profile=profile, duplicates=duplicates,
-    )  # fmt: skip
+    result = run_evaluation(inputs)
     written = write_outputs(
         result,
         output=output,
@@ -115,12 +97,13 @@ def eval_command(
         per_question_json=not no_per_question_json,
         results_dir=results_dir,
     ).paths
-    options = CompareOptions(metric=metric, method=method, n_resamples=trials, seed=seed)
     several = len(result.systems) > 1
     document = None
-    if several or result_json or html_path or markdown_path:
-        document = result_document(result, options)
-        written += write_comparison_files(document, result_json, html_path, markdown_path)
+    if several or stats.result_json or stats.html_path or stats.markdown_path:
+        document = result_document(result, stats.compare_options())
+        written += write_comparison_files(
+            document, stats.result_json, stats.html_path, stats.markdown_path
+        )
     if document is None or not several:
         click.echo(release_summary(result.systems[0]))
         if result.profile != "xldocbench":
@@ -134,29 +117,23 @@ def eval_command(
         click.echo(f"wrote {path}")
 
 
-def run_evaluation(
-    predictions: tuple[Path, ...],
-    named: tuple[str, ...],
-    gold_files: tuple[Path, ...],
-    more_gold_files: tuple[Path, ...],
-    data_dir: Path | None,
-    **options: Any,
-) -> EvaluationResult:
+def run_evaluation(inputs: InputArgs) -> EvaluationResult:
     """Resolve gold files and systems from the input options and evaluate them."""
-    gold = list(gold_files) + list(more_gold_files)
-    if more_gold_files and not gold_files:
-        raise click.UsageError(f"unexpected argument(s) {[str(p) for p in more_gold_files]}")
+    gold = list(inputs.gold_files) + list(inputs.more_gold_files)
+    if inputs.more_gold_files and not inputs.gold_files:
+        raise click.UsageError(f"unexpected argument(s) {[str(p) for p in inputs.more_gold_files]}")
     if not gold:
+        data_dir = inputs.data_dir
         gold = default_gold_files(data_dir if data_dir is not None else Path("."))
-    systems = systems_from_options(predictions, named)
+    systems = systems_from_options(inputs.predictions, inputs.named)
     with progress_bar(len(systems)) as progress:
         return evaluate(
             gold,
             systems,
-            profile=options["profile"],
-            prediction_field=options["prediction_field"],
-            ignore_missing=options["ignore_missing"],
-            duplicate_policy=options["duplicates"],
+            profile=inputs.profile,
+            prediction_field=inputs.prediction_field,
+            ignore_missing=inputs.ignore_missing,
+            duplicate_policy=inputs.duplicates,
             progress=progress,
         )
 

@@ -140,25 +140,6 @@ def parse_options(raw: tuple[str, ...]) -> dict[str, Any]:
     return options
 
 
-def score_file_table(path: Path) -> None:
-    """Score a pairs file with every QA and edit metric and print a table."""
-    from rich.console import Console
-    from rich.table import Table
-
-    pairs = list(read_pairs(path))
-    table = Table(title=f"QA metrics over {len(pairs)} bundled pairs ({path.name})")
-    for column in ("metric", "mean", "n", "signature"):
-        table.add_column(column, justify="right" if column in ("mean", "n") else "left")
-    for name in sorted(REGISTRY):
-        spec = get_metric(name)
-        if spec.family not in ("qa", "edit") or spec.multi == "single":
-            continue
-        bound = spec.bind()
-        values = [bound.score(p.prediction, list(p.targets)) for p in pairs]
-        table.add_row(name, f"{sum(values) / len(values):.4f}", str(len(values)), bound.signature)
-    Console().print(table)
-
-
 EDGE_CASES = (
     "empty prediction",
     "empty target",

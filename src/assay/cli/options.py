@@ -1,18 +1,60 @@
-"""Options shared by ``assay eval`` and ``assay compare``: inputs and statistics."""
+"""Options shared by ``assay eval`` and ``assay compare``: inputs and statistics.
+
+Each decorator adds its options and hands the command their values as one record
+(:class:`InputArgs` as ``inputs``, :class:`StatsArgs` as ``stats``).
+"""
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import click
 
+from assay.evaluation.compare import CompareOptions
 from assay.evaluation.profiles import DUPLICATE_POLICIES, PROFILES
 
 F = TypeVar("F", bound=Callable[..., Any])
 METRIC_CHOICES = ("accuracy", "token_f1", "anls")
 TEST_CHOICES = ("approximate_randomization", "paired_bootstrap")
+
+
+@dataclass(frozen=True, slots=True)
+class InputArgs:
+    """The values of :func:`input_options`."""
+
+    predictions: tuple[Path, ...]
+    named: tuple[str, ...]
+    gold_files: tuple[Path, ...]
+    more_gold_files: tuple[Path, ...]
+    data_dir: Path | None
+    prediction_field: str | None
+    ignore_missing: bool
+    profile: str
+    duplicates: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class StatsArgs:
+    """The values of :func:`stats_options`."""
+
+    metric: str
+    method: str
+    trials: int | None
+    seed: int
+    result_json: Path | None
+    html_path: Path | None
+    markdown_path: Path | None
+
+    def compare_options(self) -> CompareOptions:
+        """The comparison settings: ranking metric, paired test, trials and seed."""
+        return CompareOptions(
+            metric=self.metric, method=self.method, n_resamples=self.trials, seed=self.seed
+        )
 
 
 def _apply(func: F, decorators: list[Callable[[F], F]]) -> F:
@@ -21,10 +63,33 @@ def _apply(func: F, decorators: list[Callable[[F], F]]) -> F:
     return func
 
 
+def profile_option(help_text: str) -> Callable[[F], F]:
+    """``--profile`` (one of the profiles, default ``assay``) with ``help_text``."""
+    return click.option(
+        "--profile",
+        type=click.Choice(sorted(PROFILES)),
+        default="assay",
+        show_default=True,
+        help=help_text,
+    )
+
+
+def _packed(func: F, keyword: str, record: type[Any]) -> F:
+    """Wrap ``func`` so the options named by ``record``'s fields arrive as one ``record``."""
+    names = [f.name for f in dataclasses.fields(record)]
+
+    @functools.wraps(func)
+    def wrapper(**kwargs: Any) -> Any:
+        values = {name: kwargs.pop(name) for name in names}
+        return func(**kwargs, **{keyword: record(**values)})
+
+    return cast(F, wrapper)
+
+
 def input_options(func: F) -> F:
     """Predictions, systems, gold files, data dir, field, missing/duplicate policy, profile."""
     return _apply(
-        func,
+        _packed(func, "inputs", InputArgs),
         [
             click.option(
                 "--predictions", type=click.Path(path_type=Path), multiple=True,
@@ -50,11 +115,7 @@ def input_options(func: F) -> F:
             click.option(
                 "--ignore-missing", is_flag=True, help="Skip questions without a prediction."
             ),
-            click.option(
-                "--profile", type=click.Choice(sorted(PROFILES)), default="assay",
-                show_default=True,
-                help="xldocbench: the released evaluator bit-for-bit; assay: traps fixed.",
-            ),
+            profile_option("xldocbench: the released evaluator bit-for-bit; assay: traps fixed."),
             click.option(
                 "--duplicates", type=click.Choice(DUPLICATE_POLICIES), default=None,
                 help="Duplicate prediction ids: keep the later row, or reject the file "
@@ -67,7 +128,7 @@ def input_options(func: F) -> F:
 def stats_options(func: F) -> F:
     """Ranking metric, paired test, trials, seed, and the report files of a comparison."""
     return _apply(
-        func,
+        _packed(func, "stats", StatsArgs),
         [
             click.option(
                 "--metric", type=click.Choice(METRIC_CHOICES), default="accuracy",

@@ -287,42 +287,41 @@ _EDGES = {
 }
 _CITATION = "Papineni et al. 2002; smoothing: Lin & Och 2004, Chen & Cherry 2014"
 
+
+def _stats_spec(name: str, description: str, tokenizer: str, effective_order: bool) -> MetricSpec:
+    """The spec of a BLEU computed from summed statistics (``bleu``, ``corpus_bleu``)."""
+    return MetricSpec(
+        name=name,
+        fn=_bleu,
+        description=description,
+        citation=_CITATION,
+        family="ngram",
+        tokenizer=tokenizer,
+        normalizer="none",
+        multi="native",
+        aggregation="corpus",
+        params=_params("exp", effective_order),
+        edge_cases=_EDGES,
+        stats_fn=_stats,
+        stats_names=_stat_names,
+        reduce_fn=_reduce,
+        batch_stats_fn=_batch_stats,
+        corpus_from_stats=True,
+    )
+
+
 METRICS = (
-    MetricSpec(
-        name="bleu",
-        fn=_bleu,
-        description="sentence BLEU (exp smoothing, effective order); corpus from summed stats",
-        citation=_CITATION,
-        family="ngram",
-        tokenizer="word",
-        normalizer="none",
-        multi="native",
-        aggregation="corpus",
-        params=_params("exp", True),
-        edge_cases=_EDGES,
-        stats_fn=_stats,
-        stats_names=_stat_names,
-        reduce_fn=_reduce,
-        batch_stats_fn=_batch_stats,
-        corpus_from_stats=True,
+    _stats_spec(
+        "bleu",
+        "sentence BLEU (exp smoothing, effective order); corpus from summed stats",
+        "word",
+        True,
     ),
-    MetricSpec(
-        name="corpus_bleu",
-        fn=_bleu,
-        description="corpus BLEU from summed statistics (sacrebleu defaults: 13a, exp)",
-        citation=_CITATION,
-        family="ngram",
-        tokenizer="13a",
-        normalizer="none",
-        multi="native",
-        aggregation="corpus",
-        params=_params("exp", False),
-        edge_cases=_EDGES,
-        stats_fn=_stats,
-        stats_names=_stat_names,
-        reduce_fn=_reduce,
-        batch_stats_fn=_batch_stats,
-        corpus_from_stats=True,
+    _stats_spec(
+        "corpus_bleu",
+        "corpus BLEU from summed statistics (sacrebleu defaults: 13a, exp)",
+        "13a",
+        False,
     ),
     MetricSpec(
         name="bleu_4",

@@ -66,22 +66,23 @@ def max_counts(counters: Sequence[dict[Any, int]]) -> dict[Any, int]:
     return merged
 
 
+def _check_whole_number(value: Any, minimum: int) -> int:
+    """Validate an integer (not a bool) ≥ ``minimum``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"expected a whole number ≥ {minimum}")
+    if value < minimum:
+        raise ValueError(f"expected a whole number ≥ {minimum}")
+    return value
+
+
 def check_positive_int(value: Any) -> int:
     """Validate an integer ≥ 1."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError("expected a whole number ≥ 1")
-    if value < 1:
-        raise ValueError("expected a whole number ≥ 1")
-    return value
+    return _check_whole_number(value, 1)
 
 
 def check_nonnegative_int(value: Any) -> int:
     """Validate an integer ≥ 0."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError("expected a whole number ≥ 0")
-    if value < 0:
-        raise ValueError("expected a whole number ≥ 0")
-    return value
+    return _check_whole_number(value, 0)
 
 
 def check_positive_number(value: Any) -> float:

@@ -153,8 +153,8 @@ def full_score(stats: FloatArray, reducer: Reducer) -> float:
     return float(reduce_sums(reducer, stats.sum(axis=0, keepdims=True))[0])
 
 
-def _block_rows(n_items: int, width: int) -> int:
-    """Return how many resamples to gather per block (a multiple of ``_BLOCK_ALIGN``)."""
+def block_rows(n_items: int, width: int) -> int:
+    """Return the rows (resamples or trials) per block, a multiple of ``_BLOCK_ALIGN``."""
     rows = _BLOCK_ELEMENTS // max(1, n_items * width)
     return max(_BLOCK_ALIGN, rows // _BLOCK_ALIGN * _BLOCK_ALIGN)
 
@@ -168,7 +168,7 @@ def resampled_scores(
     """
     rng = np.random.default_rng(seed)
     n = arrays[0].shape[0]
-    rows = _block_rows(n, sum(a.shape[1] for a in arrays))
+    rows = block_rows(n, sum(a.shape[1] for a in arrays))
     out = [np.empty(n_resamples, dtype=np.float64) for _ in arrays]
     for start in range(0, n_resamples, rows):
         stop = min(start + rows, n_resamples)

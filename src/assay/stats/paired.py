@@ -63,6 +63,7 @@ from assay.stats._common import (
 from assay.stats._dist import normal_quantile
 from assay.stats.bootstrap import (
     Reducer,
+    block_rows,
     full_score,
     percentile_bounds,
     prepare,
@@ -73,8 +74,6 @@ from assay.stats.intervals import interval_quantile
 
 DEFAULT_BOOTSTRAP_RESAMPLES = 1000
 DEFAULT_AR_TRIALS = 10000
-_BLOCK_ELEMENTS = 2_000_000
-_BLOCK_ALIGN = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -549,7 +548,7 @@ def _shuffled_differences(
     """Return ``|A_j - B_j|`` for each trial's randomly swapped pseudo-systems."""
     rng = np.random.default_rng(seed)
     n, width = a.shape
-    rows = max(_BLOCK_ALIGN, _BLOCK_ELEMENTS // max(1, n * width) // _BLOCK_ALIGN * _BLOCK_ALIGN)
+    rows = block_rows(n, width)
     out = np.empty(n_trials, dtype=np.float64)
     total_a, total_b = a.sum(axis=0), b.sum(axis=0)
     for start in range(0, n_trials, rows):
