@@ -27,6 +27,7 @@ import unicodedata
 from typing import Any
 
 from assay.metrics.edit import similarity
+from assay.evaluation.xldocbench import ANSWER_TYPES
 from assay.numbers import Number, first_number, percent_readings, within_relative
 
 RULE_TYPES = {
@@ -34,15 +35,7 @@ RULE_TYPES = {
     "percentage_exact": "percentage",
     "choice_exact_match": "choice",
 }
-FORMAT_TYPES = {
-    "Str": "entity",
-    "Int": "numeric",
-    "Float": "numeric",
-    "None": "unanswerable",
-    "Bool": "boolean",
-    "Boolean": "boolean",
-    "Percentage": "percentage",
-}
+FORMAT_TYPES = ANSWER_TYPES  # the released format → answer-type map, unchanged
 CHOICE_FORMATS = ("single_choice", "multiple_choice", "choice")
 ABSTENTION_PHRASES = (
     "not answerable",
