@@ -26,8 +26,8 @@ import re
 import unicodedata
 from typing import Any
 
-from assay.metrics.edit import similarity
 from assay.evaluation.xldocbench import ANSWER_TYPES
+from assay.metrics.edit import similarity
 from assay.numbers import Number, first_number, percent_readings, within_relative
 
 RULE_TYPES = {
