@@ -51,8 +51,6 @@ class Settings:
     params: Mapping[str, Any]
 
 
-PairFn = Callable[[str, str, Settings], float]
-MultiFn = Callable[[str, Sequence[str], Settings], float]
 Stats = tuple[int, ...]
 StatsFn = Callable[[str, Sequence[str], Settings], Stats]
 ReduceFn = Callable[[Sequence[int], Settings], float]
@@ -116,6 +114,10 @@ class MetricSpec:
     def multi_target(self) -> str:
         """The multi-target policy: ``max``, ``single`` or ``native`` (the same as ``multi``)."""
         return self.multi
+
+    def __post_init__(self) -> None:
+        if self.multi not in MULTI_POLICIES:  # a registration bug, not a user error
+            raise ValueError(f"metric {self.name!r}: multi must be one of {MULTI_POLICIES}")
 
     def option_names(self) -> list[str]:
         """The keyword options :func:`assay.score` accepts for this metric."""
