@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from assay.errors import InputFileError
+from assay.errors import OutputFileError
+from assay.io.output import check_output_path
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -85,11 +86,13 @@ def structured_command(
 
 
 def _write(path: Path, option: str, action: Any) -> None:
+    check_output_path(path, option)
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
         action()
     except OSError as exc:
-        raise InputFileError(
-            path, f"cannot write ({exc.strerror}); check the directory", field=option
+        raise OutputFileError(
+            path, f"cannot write ({exc.strerror}); check that the folder is writable", field=option
         ) from None
 
 

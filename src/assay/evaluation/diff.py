@@ -125,9 +125,19 @@ def diff_reports(
     old_name: str = "old report",
     new_name: str = "new report",
 ) -> dict[str, Any]:
-    """The definition check, then per system and metric: flips, deltas and unmatched items."""
+    """The definition check, then per system and metric: flips, deltas and unmatched items.
+
+    Raises:
+        InvalidInputError: a report has no per-item scores, or the two reports share
+            no system (nothing could be compared).
+    """
     definition = definition_check(old, new)
     a, b = per_item_scores(old, old_name), per_item_scores(new, new_name)
+    if not _pairs(a, b):
+        raise InvalidInputError(
+            f"{old_name} and {new_name} have no system in common (old: {', '.join(sorted(a))}; "
+            f"new: {', '.join(sorted(b))}); diff two reports of the same systems"
+        )
     systems = []
     for label, x, y in _pairs(a, b):
         shared = [q for q in a[x] if q in b[y]]

@@ -77,7 +77,7 @@ def _status(row: dict[str, Any]) -> str:
 def _from_row(
     row: dict[str, Any], field: str | None, path: str, line: int | None, key: str | None
 ) -> PredictionRow:
-    qid = row_id(row)
+    qid = row_id(row, path, line)
     if qid is None:
         where = f" ({key})" if key else ""
         raise InputFileError(

@@ -16,6 +16,7 @@ from typing import Any
 from assay.errors import InputFileError, InvalidOptionError
 from assay.evaluation.compare import CompareOptions, result_document
 from assay.evaluation.from_report import is_release_report, result_from_report
+from assay.io.output import write_file
 from assay.report.json import read_report
 
 RESULT_KIND = "assay.result"
@@ -32,18 +33,9 @@ def write_text(path: str | Path, text: str, option: str = "--output") -> Path:
     """Write ``text`` as UTF-8 (line ends kept as given), creating parent folders.
 
     Raises:
-        InputFileError: the file cannot be written.
+        OutputFileError: the file cannot be written.
     """
-    target = Path(path)
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        with open(target, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-    except OSError as exc:
-        raise InputFileError(
-            target, f"cannot write ({exc.strerror}); check the directory", field=option
-        ) from None
-    return target
+    return write_file(path, text, option=option)
 
 
 def load_result(path: str | Path, options: CompareOptions | None = None) -> dict[str, Any]:
