@@ -9,6 +9,7 @@ import click
 from assay.cli.eval_cmd import run_evaluation, write_comparison_files
 from assay.cli.options import input_options, stats_options
 from assay.evaluation.compare import CompareOptions, result_document
+from assay.io.output import refuse_overwriting_inputs
 
 
 @click.command("compare")
@@ -41,6 +42,10 @@ def compare_command(
     """
     from assay.report.result_terminal import print_result
 
+    refuse_overwriting_inputs(
+        {"--result-json": result_json, "--html": html_path, "--markdown": markdown_path},
+        [*gold_files, *more_gold_files, *predictions, *(n.partition("=")[2] for n in named)],
+    )
     saved = (
         len(more_gold_files) > 1
         and not (gold_files or predictions or named or data_dir)

@@ -19,6 +19,7 @@ from assay.evaluation.runs import (
     default_gold_files,
     evaluate,
 )
+from assay.io.output import refuse_overwriting_inputs
 
 PREDICTION_SUFFIXES = (".jsonl", ".json")
 
@@ -107,6 +108,11 @@ def eval_command(
         predictions, named, gold_files, more_gold_files, data_dir,
         prediction_field=prediction_field, ignore_missing=ignore_missing,
         profile=profile, duplicates=duplicates,
+    )  # fmt: skip
+    refuse_overwriting_inputs(
+        {"--output": output, "--per-question-csv": per_question_csv,
+         "--result-json": result_json, "--html": html_path, "--markdown": markdown_path},
+        [*result.gold_files, *(f for s in result.systems for f in s.prediction_files)],
     )  # fmt: skip
     written = write_outputs(
         result,

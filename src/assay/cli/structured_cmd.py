@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from assay.errors import OutputFileError
-from assay.io.output import check_output_path
+from assay.io.output import check_output_path, refuse_overwriting_inputs
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -72,6 +72,10 @@ def structured_command(
     from assay.report.structured_terminal import render_structured_terminal
     from assay.structured.api import score_structured
 
+    refuse_overwriting_inputs(
+        {"--output": output_path, "--per-item": per_item_path},
+        [p for p in (items_path, schema_path, references_path) if p is not None],
+    )
     report = score_structured(
         items_path,
         schema_path,

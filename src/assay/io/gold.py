@@ -173,12 +173,55 @@ def _answer(row: dict[str, Any], path: str, line: int) -> tuple[Any, Any, Any]:
     return answer["value"], answer.get("format"), answer.get("verification_rule")
 
 
+LABEL_FIELDS = ("domain", "reasoning_type", "difficulty", "doc_type")
+
+
+def _metadata(row: dict[str, Any], path: str, line: int) -> dict[str, Any]:
+    """The row's ``metadata`` object, its labels checked to be scalars (``{}`` when absent).
+
+    Raises:
+        InputFileError: ``metadata`` is not an object, a label is a list or object, an
+            evidence source is a list or object, or ``is_unanswerable`` is not a boolean.
+    """
+    meta = row.get("metadata")
+    if meta is None:
+        meta = {}
+    if not isinstance(meta, dict):
+        raise InputFileError(
+            path, f"must be an object, got {json_type(meta)}", line=line, field="metadata"
+        )
+    labels = [("task_type", row.get("task_type"))]
+    labels += [(f"metadata.{key}", meta.get(key)) for key in LABEL_FIELDS]
+    sources = meta.get("evidence_sources")
+    labels += [
+        ("metadata.evidence_sources", s)
+        for s in (sources if isinstance(sources, list) else [sources])
+    ]
+    for field, value in labels:
+        if isinstance(value, (list, dict)):
+            raise InputFileError(
+                path,
+                f"a label must be a string, got {json_type(value)} {value!r}",
+                line=line,
+                field=field,
+            )
+    flag = meta.get("is_unanswerable")
+    if flag is not None and not isinstance(flag, bool):
+        raise InputFileError(
+            path,
+            f"must be true or false, got {json_type(flag)} {flag!r}",
+            line=line,
+            field="metadata.is_unanswerable",
+        )
+    return meta
+
+
 def parse_gold_row(row: dict[str, Any], path: str, line: int) -> GoldQuestion:
     """Build a :class:`GoldQuestion` from one parsed row.
 
     Raises:
-        InputFileError: the row has no id, an id of the wrong type, no answer, or an
-            answer format/rule that is not a string.
+        InputFileError: the row has no id, an id of the wrong type, no answer, an
+            answer format/rule that is not a string, or malformed metadata.
     """
     qid = row_id(row, path, line)
     if qid is None:
@@ -186,8 +229,7 @@ def parse_gold_row(row: dict[str, Any], path: str, line: int) -> GoldQuestion:
             path, f"no question id; give one of {', '.join(ID_FIELDS)}", line=line, field="id"
         )
     value, fmt, rule = _answer(row, path, line)
-    meta = row.get("metadata")
-    meta = meta if isinstance(meta, dict) else {}
+    meta = _metadata(row, path, line)
     return GoldQuestion(
         id=qid,
         value=value,
@@ -200,7 +242,7 @@ def parse_gold_row(row: dict[str, Any], path: str, line: int) -> GoldQuestion:
         difficulty=label(meta.get("difficulty")),
         doc_type=label(meta.get("doc_type")),
         evidence_sources=label_list(meta.get("evidence_sources")),
-        is_unanswerable=bool(meta.get("is_unanswerable", False)),
+        is_unanswerable=meta.get("is_unanswerable") is True,
         documents=_documents(row),
         path=path,
         line=line,

@@ -113,11 +113,20 @@ def _decode(raw: bytes, path: str | Path, number: int) -> str:
 
 def parse_json_object(text: str, path: str | Path, line: int) -> dict[str, Any]:
     """Parse one JSONL line that must hold a JSON object."""
-    value = loads_strict(text, path, line)
-    if not isinstance(value, dict):
+    if text.strip() in ("{", "["):
         raise InputFileError(
             path,
-            f"expected a JSON object, got {json_type(value)}; write one {{...}} object per line",
+            "invalid JSON (the line opens a multi-line JSON document); JSONL needs one "
+            "complete {...} object per line",
+            line=line,
+        )
+    value = loads_strict(text, path, line)
+    if not isinstance(value, dict):
+        hint = " (a JSON array belongs in a .json file)" if isinstance(value, list) else ""
+        raise InputFileError(
+            path,
+            f"expected a JSON object, got {json_type(value)}{hint}; "
+            "write one {...} object per line",
             line=line,
         )
     return value

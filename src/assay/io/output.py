@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from assay.errors import OutputFileError
@@ -66,3 +67,29 @@ def write_file(
             field=option,
         ) from None
     return target
+
+
+def refuse_overwriting_inputs(
+    outputs: Mapping[str, str | Path | None], inputs: Iterable[str | Path]
+) -> None:
+    """Refuse output paths that name an input file, or the same file twice.
+
+    Args:
+        outputs: option name → the path it asks to write (``None``: not asked).
+        inputs: the files the command reads.
+
+    Raises:
+        OutputFileError: an output would overwrite an input or another output.
+    """
+    taken = {Path(p).resolve(): "an input file" for p in inputs}
+    for option, path in outputs.items():
+        if path is None:
+            continue
+        key = Path(path).resolve()
+        if key in taken:
+            raise OutputFileError(
+                path,
+                f"is also {taken[key]}; writing it would destroy that file, choose another path",
+                field=option,
+            )
+        taken[key] = f"the file of {option}"

@@ -83,6 +83,13 @@ def load_reports(
     results = []
     for path in paths:
         document = read_report(path)
+        if document.get("kind") in RENDERABLE_KINDS:
+            raise InputFileError(
+                path,
+                f"is a saved {document['kind']} document; give it alone "
+                "(`assay compare FILE`), or give several report.json files "
+                "(from `assay eval --output`)",
+            )
         results.append(result_from_report(document, str(path), Path(path).stem))
     first = results[0]
     for path, other in zip(paths[1:], results[1:], strict=True):
