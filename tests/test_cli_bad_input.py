@@ -232,6 +232,17 @@ ERRORS: list[tuple[str, list[str], int, tuple[str, ...]]] = [
      ("no system in common", "old: pred", "new: a, b, c")),
     ("diff-json-overwrites-input", ["diff", "{d}/res1.json", "{d}/res1.json", "--json",
                                     "{d}/res1.json"], 3, ("--json", "input file")),
+    ("report-newer-version", ["report", "{d}/v2.json", "--format", "md", "--output",
+                              "{d}/o.md"], 3, ("v2.json", "'result_version'", "must be 1, got 2")),
+    ("report-missing-comparison", ["report", "{d}/no_comparison.json", "--format", "html",
+                                   "--output", "{d}/o.html"], 3,
+     ("no_comparison.json", "'comparison'", "missing")),
+    ("compare-empty-system", ["compare", "{d}/empty_system.json"], 3,
+     ("empty_system.json", "'systems[0].accounting'", "missing")),
+    ("diff-items-string", ["diff", "{d}/items_string.json", "{d}/res3.json"], 3,
+     ("items_string.json", "'items'", "must be array, got string")),
+    ("diff-row-without-id", ["diff", "{d}/row_without_id.json", "{d}/rep1.json"], 3,
+     ("row_without_id.json", "per_question[0]", "'question_id'")),
     ("report-empty", ["report", "{d}/empty.json", "--format", "md", "--output", "{d}/o.md"],
      3, ("empty.json", "empty")),
     ("report-list", ["report", "{d}/list.json", "--format", "md", "--output", "{d}/o.md"], 3,
@@ -327,6 +338,21 @@ def _run(args: list[str], folder: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+def _write_damaged_documents(folder: Path) -> None:
+    """Saved documents that were edited, truncated or written by another version."""
+    result = json.loads((folder / "res3.json").read_text("utf-8"))
+    report = json.loads((folder / "rep1.json").read_text("utf-8"))
+    damaged = {
+        "v2.json": {**result, "result_version": 2},
+        "no_comparison.json": {k: v for k, v in result.items() if k != "comparison"},
+        "empty_system.json": {**result, "systems": [{}]},
+        "items_string.json": {**result, "items": "x"},
+        "row_without_id.json": {**report, "per_question": [{"accuracy": 1.0}]},
+    }
+    for name, document in damaged.items():
+        (folder / name).write_text(json.dumps(document), "utf-8")
+
+
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, subprocess.CompletedProcess[str]]:
     """Write the inputs, run the setup commands, then every case (two at a time)."""
@@ -341,6 +367,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, subprocess.Compl
     for args in SETUP:
         done = _run(list(args), folder)
         assert done.returncode == 0, done.stderr
+    _write_damaged_documents(folder)
     cases = [(c[0], c[1]) for c in ERRORS] + [(c[0], c[1]) for c in USAGE + ACCEPTED]
     with ThreadPoolExecutor(max_workers=2) as pool:
         results = pool.map(lambda case: _run(case[1], folder), cases)

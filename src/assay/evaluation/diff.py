@@ -37,7 +37,13 @@ def _provenance(document: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _rows_by_id(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+def _rows_by_id(rows: list[Any], where: str) -> dict[str, dict[str, Any]]:
+    for index, row in enumerate(rows):
+        if not isinstance(row, dict) or not isinstance(row.get("question_id"), (str, int)):
+            raise InvalidInputError(
+                f"{where}: per_question[{index}] has no usable 'question_id'; "
+                "write the report again with assay"
+            )
     return {str(row["question_id"]): row for row in rows}
 
 
@@ -54,12 +60,12 @@ def per_item_scores(document: dict[str, Any], where: str) -> dict[str, dict[str,
                 out.setdefault(name, {})[item["question_id"]] = result
         return out
     if isinstance(document.get("per_question"), list):
-        return {SINGLE: _rows_by_id(document["per_question"])}
+        return {SINGLE: _rows_by_id(document["per_question"], where)}
     systems = document.get("systems")
     if isinstance(systems, dict) and all(
         isinstance(s, dict) and isinstance(s.get("per_question"), list) for s in systems.values()
     ):
-        return {name: _rows_by_id(s["per_question"]) for name, s in systems.items()}
+        return {name: _rows_by_id(s["per_question"], where) for name, s in systems.items()}
     raise InvalidInputError(
         f"{where}: no per-item scores (expected an assay result document or a report.json "
         "with per_question rows); re-run without --no-per-question-json"

@@ -127,7 +127,8 @@ def read_report(path: str | Path) -> Any:
     ``assay diff`` and ``assay report`` see what produced the numbers.
 
     Raises:
-        InputFileError: unreadable or invalid JSON, or not a JSON object.
+        InputFileError: unreadable or invalid JSON, not a JSON object, or a saved
+            assay document with a missing or mistyped field.
     """
     document = read_json(path)
     if not isinstance(document, dict):
@@ -136,7 +137,12 @@ def read_report(path: str | Path) -> Any:
             f"expected a JSON object (a saved assay report), got {json_type(document)}; "
             "give a file written by `assay eval --output` or `--result-json`",
         )
-    if "kind" in document or "assay" in document:
+    if "kind" in document:
+        from assay.report.result_schema import check_saved_document
+
+        check_saved_document(document, path)
+        return document
+    if "assay" in document:
         return document
     sidecar = sidecar_path(path)
     if sidecar.is_file():
