@@ -272,7 +272,11 @@ def read_gold(paths: Sequence[str | Path]) -> list[GoldQuestion]:
         InputFileError: a row without id, bad JSON, or a duplicate id (naming both places).
     """
     seen: dict[str, GoldQuestion] = {}
+    files: set[Path] = set()
     for path in paths:
+        if Path(path).resolve() in files:
+            raise InputFileError(path, "this gold file is given twice; give each gold file once")
+        files.add(Path(path).resolve())
         for question in iter_gold(path):
             first = seen.get(question.id)
             if first is not None:

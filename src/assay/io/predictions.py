@@ -136,11 +136,22 @@ def iter_predictions(path: str | Path, field: str | None = None) -> Iterator[Pre
 
     Raises:
         InputFileError: unreadable file, bad JSON (with line), a non-object row, a row
-            without id.
+            without id, or an explicit ``field`` that no row of the file has.
     """
     path = str(path)
+    rows: Iterator[PredictionRow]
     if path.endswith(".jsonl"):
-        for line, row in iter_jsonl(path):
-            yield _from_row(row, field, path, line, None)
+        rows = (_from_row(row, field, path, line, None) for line, row in iter_jsonl(path))
     else:
-        yield from _iter_document(path, field)
+        rows = _iter_document(path, field)
+    seen = found = False
+    for row in rows:
+        seen, found = True, found or row.field is not None
+        yield row
+    if field is not None and seen and not found:
+        raise InputFileError(
+            path,
+            f"no row has the field {field!r} named by --prediction-field; check the name "
+            f"(default fields: {', '.join(PREDICTION_FIELDS)})",
+            field=field,
+        )
