@@ -285,7 +285,8 @@ ERRORS: list[tuple[str, list[str], int, tuple[str, ...]]] = [
     ("structured-under-file", ["structured", "--items", "{d}/items.jsonl", "--schema",
                                "{d}/schema.json", "--output", "{d}/gold.jsonl/s.json"], 3,
      ("s.json", "it is a file")),
-    ("demo-under-file", ["demo", "--out", "{d}/gold.jsonl/demo"], 3, ("it is a file",)),
+    ("demo-under-file", ["demo", "--out", "{d}/gold.jsonl/demo"], 3,
+     ("--out", "it is a file")),
 ]  # fmt: skip
 
 # click's own usage errors: usage text, then one ``Error:`` line; exit 2.
