@@ -73,6 +73,8 @@ FILES: dict[str, str | bytes] = {
     '{"question_id": "q2", "prediction": [4, 2]}\n',
     "status_pred.jsonl": '{"question_id": "q1", "prediction": "x", "status": ["x"]}\n',
     "huge_pred.jsonl": json.dumps({"question_id": "q1", "prediction": "x " * 500_000}) + "\n",
+    "deep_pred.jsonl": '{"question_id": "q1", "prediction": ' + "[" * 50_000 + "]" * 50_000 + "}\n",
+    "surrogate_pred.jsonl": '{"question_id": "q1", "prediction": "a\\ud800b"}\n',
     "pairs_dup.jsonl": PAIR + PAIR,
     "pairs_badpred.jsonl": '{"id": "a", "prediction": 5, "targets": ["x"]}\n',
     "pairs_bom.jsonl": ("\ufeff" + PAIR).encode("utf-8"),
@@ -174,6 +176,9 @@ ERRORS: list[tuple[str, list[str], int, tuple[str, ...]]] = [
     ("prediction-field-in-no-row", ["eval", "--gold-files", E, "--predictions", P,
                                     "--prediction-field", "answr"], 3,
      ("pred.jsonl", "'answr'", "no row has the field", "--prediction-field")),
+    ("pred-nested-too-deep", ["eval", "--gold-files", E, "--predictions",
+                              "{d}/deep_pred.jsonl"], 3,
+     ("deep_pred.jsonl:1", "nested too deeply")),
     ("pred-missing", ["eval", "--gold-files", E, "--predictions", "{d}/nope.jsonl"], 3,
      ("nope.jsonl", "cannot open file")),
     ("pred-emptydir", ["eval", "--gold-files", E, "--predictions", "{d}/emptydir"], 2,
@@ -322,6 +327,10 @@ ACCEPTED: list[tuple[str, list[str], tuple[str, ...]]] = [
      ("Predictions: 2",)),
     ("odd-prediction-types-rendered", ["eval", "--gold-files", E, "--predictions",
                                        "{d}/odd_pred.jsonl"], ("Evaluated: 2",)),
+    ("lone-surrogate-written-escaped", ["eval", "--gold-files", E, "--predictions",
+                                        "{d}/surrogate_pred.jsonl", "--per-question-csv",
+                                        "{d}/surrogate.csv", "--output", "{d}/surrogate.json"],
+     ("wrote",)),
     ("huge-line", ["eval", "--gold-files", E, "--predictions", "{d}/huge_pred.jsonl"],
      ("Missing predictions: 1",)),
     ("pairs-bom", ["score", "f1", "--file", "{d}/pairs_bom.jsonl"], ("n=1",)),
@@ -425,3 +434,13 @@ def test_acceptable_input_is_scored_and_counted(
     assert done.stderr == ""
     for word in words:
         assert word in done.stdout, (word, done.stdout)
+
+
+def test_lone_surrogate_round_trips_through_the_json_report(
+    runs: dict[str, subprocess.CompletedProcess[str]],
+) -> None:
+    assert runs["lone-surrogate-written-escaped"].returncode == 0
+    folder = Path(runs["lone-surrogate-written-escaped"].args[-1]).parent
+    report = json.loads((folder / "surrogate.json").read_text("utf-8"))
+    assert report["per_question"][0]["prediction"] == "a\ud800b"
+    assert "a\\ud800b" in (folder / "surrogate.csv").read_text("utf-8")

@@ -48,7 +48,8 @@ def loads_strict(text: str, path: str | Path, line: int | None) -> Any:
             line is then taken from the parser).
 
     Raises:
-        InputFileError: invalid JSON, a duplicate key, or a NaN/Infinity constant.
+        InputFileError: invalid JSON, a duplicate key, a NaN/Infinity constant, or
+            nesting too deep for the parser.
     """
     try:
         return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant)
@@ -66,6 +67,12 @@ def loads_strict(text: str, path: str | Path, line: int | None) -> Any:
             "keep one",
             line=line,
             field=exc.key,
+        ) from None
+    except RecursionError:
+        raise InputFileError(
+            path,
+            "JSON nested too deeply to read (about 1000 levels or more); flatten the value",
+            line=line,
         ) from None
     except _ConstantError as exc:
         raise InputFileError(

@@ -40,16 +40,20 @@ def write_file(
     *,
     option: str | None = None,
     newline: str = "",
-    errors: str = "strict",
+    errors: str = "backslashreplace",
 ) -> Path:
     """Write ``text`` as UTF-8 to ``path``, creating missing parent folders.
+
+    A lone surrogate (valid in a JSON string escape, so possible in any input) is
+    written as its backslash escape: JSON reads it back as the same character, and
+    CSV/HTML/Markdown show it visibly, instead of failing the whole write.
 
     Args:
         path: the file to write.
         text: its content.
         option: the CLI option that named the file (for the message), or ``None``.
         newline: passed to :func:`open` (``""`` keeps line ends as given).
-        errors: the encoder's error handler.
+        errors: the encoder's error handler (default: ``backslashreplace``).
 
     Raises:
         OutputFileError: the path is a folder, a parent is a file, or the file cannot
