@@ -75,6 +75,17 @@ FILES: dict[str, str | bytes] = {
     "huge_pred.jsonl": json.dumps({"question_id": "q1", "prediction": "x " * 500_000}) + "\n",
     "deep_pred.jsonl": '{"question_id": "q1", "prediction": ' + "[" * 50_000 + "]" * 50_000 + "}\n",
     "surrogate_pred.jsonl": '{"question_id": "q1", "prediction": "a\\ud800b"}\n',
+    "release/qa_single_doc.jsonl": GOLD,
+    "release/documents.jsonl": '{"document_id": "D1", "page_count": 3}\n',
+    "release/manifest.json": '{"results": {"scores": "s.jsonl", "summary": "sum.json"}}',
+    "release/s.jsonl": '{"system": "a", "question_id": "q1", "accuracy": "x"}\n'
+    '{"question_id": "q2", "accuracy": 1.0}\n',
+    "release/sum.json": '{"systems": [{"system": "a"}]}',
+    "release2/qa_single_doc.jsonl": GOLD,
+    "release2/documents.jsonl": '{"document_id": "D1", "page_count": 3}\n',
+    "release2/manifest.json": '{"results": {"scores": "s.jsonl", "summary": "sum.json"}}',
+    "release2/s.jsonl": '{"system": "a", "question_id": "q1", "accuracy": "x"}\n',
+    "release2/sum.json": '{"systems": {"a": {"accuracy": 1.0}}}',
     "pairs_dup.jsonl": PAIR + PAIR,
     "pairs_badpred.jsonl": '{"id": "a", "prediction": 5, "targets": ["x"]}\n',
     "pairs_bom.jsonl": ("\ufeff" + PAIR).encode("utf-8"),
@@ -340,6 +351,16 @@ ACCEPTED: list[tuple[str, list[str], tuple[str, ...]]] = [
 ]  # fmt: skip
 
 
+# `assay check` reports every problem of a release on stdout and exits 1.
+REPORTED: list[tuple[str, list[str], tuple[str, ...]]] = [
+    ("check-malformed-results", ["check", "{d}/release"],
+     ("s.jsonl:2: a score row needs 'system' and 'question_id'",
+      "sum.json: 'systems' must be an object", "no summary for system 'a'")),
+    ("check-score-not-a-number", ["check", "{d}/release2"],
+     ("accuracy score in scores.jsonl is 'x', not a number",)),
+]  # fmt: skip
+
+
 def _run(args: list[str], folder: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(SRC)}
     return subprocess.run(
@@ -383,7 +404,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, subprocess.Compl
         done = _run(list(args), folder)
         assert done.returncode == 0, done.stderr
     _write_damaged_documents(folder)
-    cases = [(c[0], c[1]) for c in ERRORS] + [(c[0], c[1]) for c in USAGE + ACCEPTED]
+    cases = [(c[0], c[1]) for c in ERRORS] + [(c[0], c[1]) for c in USAGE + ACCEPTED + REPORTED]
     with ThreadPoolExecutor(max_workers=2) as pool:
         results = pool.map(lambda case: _run(case[1], folder), cases)
         return {name: result for (name, _), result in zip(cases, results, strict=True)}
@@ -444,3 +465,17 @@ def test_lone_surrogate_round_trips_through_the_json_report(
     report = json.loads((folder / "surrogate.json").read_text("utf-8"))
     assert report["per_question"][0]["prediction"] == "a\ud800b"
     assert "a\\ud800b" in (folder / "surrogate.csv").read_text("utf-8")
+
+
+@pytest.mark.parametrize(("name", "args", "words"), REPORTED, ids=[c[0] for c in REPORTED])
+def test_release_problems_are_reported_not_raised(
+    runs: dict[str, subprocess.CompletedProcess[str]],
+    name: str,
+    args: list[str],
+    words: tuple[str, ...],
+) -> None:
+    done = runs[name]
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    for word in words:
+        assert word in done.stdout, (word, done.stdout)
