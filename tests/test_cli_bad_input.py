@@ -131,7 +131,7 @@ ERRORS: list[tuple[str, list[str], int, tuple[str, ...]]] = [
     ("gold-latin1", ["eval", "--gold-files", "{d}/latin1.jsonl", "--predictions", P], 3,
      ("latin1.jsonl:2", "not UTF-8", "re-encode")),
     ("gold-array", ["eval", "--gold-files", "{d}/array.jsonl", "--predictions", P], 3,
-     ("array.jsonl:1", "got list", ".json file")),
+     ("array.jsonl:1", "got list", "each element of the array on its own line")),
     ("gold-pretty", ["eval", "--gold-files", "{d}/pretty.jsonl", "--predictions", P], 3,
      ("pretty.jsonl:1", "one complete {...} object per line")),
     ("gold-string-line", ["eval", "--gold-files", "{d}/string_line.jsonl", "--predictions", P],

@@ -129,7 +129,7 @@ def parse_json_object(text: str, path: str | Path, line: int) -> dict[str, Any]:
         )
     value = loads_strict(text, path, line)
     if not isinstance(value, dict):
-        hint = " (a JSON array belongs in a .json file)" if isinstance(value, list) else ""
+        hint = " (put each element of the array on its own line)" if isinstance(value, list) else ""
         raise InputFileError(
             path,
             f"expected a JSON object, got {json_type(value)}{hint}; "
