@@ -116,6 +116,8 @@ SETUP = (
     ["eval", "--gold-files", "{d}/gold.jsonl", "--predictions", "{d}/other_preds",
      "--predictions", "{d}/preds", "--output", "{d}/rep3.json", "--result-json",
      "{d}/res3.json"],
+    ["eval", "--gold-files", "{d}/intid_gold.jsonl", "--predictions", "{d}/intid_pred.jsonl",
+     "--output", "{d}/rep_other_gold.json"],
 )  # fmt: skip
 
 E = "{d}/gold.jsonl"
@@ -241,6 +243,9 @@ ERRORS: list[tuple[str, list[str], int, tuple[str, ...]]] = [
      ("truncated.json:1", "invalid JSON")),
     ("compare-result-among-reports", ["compare", "{d}/res1.json", "{d}/rep1.json"], 3,
      ("res1.json", "give it alone")),
+    ("compare-reports-on-different-gold", ["compare", "{d}/rep1.json",
+                                           "{d}/rep_other_gold.json"], 2,
+     ("'rep_other_gold'", "shares no question id with 'rep1'", "same gold files")),
     ("compare-html-overwrites-input", ["compare", "--gold-files", E, "--predictions",
                                        "{d}/preds", "--html", E], 3, ("--html", "input file")),
     ("diff-list", ["diff", "{d}/list.json", "{d}/res1.json"], 3,

@@ -77,8 +77,9 @@ def load_reports(
 
     Raises:
         InputFileError: a file that is not a report with per-question rows.
-        InvalidOptionError: two systems with the same name, or reports produced under
-            different definitions (profile or evaluator fingerprint).
+        InvalidOptionError: two systems with the same name, reports produced under
+            different definitions (profile or evaluator fingerprint), or a system that
+            shares no question with the first.
     """
     results = []
     for path in paths:
@@ -100,6 +101,13 @@ def load_reports(
                 f"({first.fingerprint[:12]}); compare reports of the same definition"
             )
     systems = [s for r in results for s in r.systems]
+    first_ids = {q.question_id for q in systems[0].questions}
+    for system in systems[1:]:
+        if first_ids and not first_ids & {q.question_id for q in system.questions}:
+            raise InvalidOptionError(
+                f"system {system.system!r} shares no question id with {systems[0].system!r}; "
+                "compare reports scored on the same gold files"
+            )
     names = [s.system for s in systems]
     if len(set(names)) != len(names):
         raise InvalidOptionError(
