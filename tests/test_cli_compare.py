@@ -122,7 +122,7 @@ def test_eval_multi_system_prints_intervals(
         (("report", "{released}", "--format", "md", "--output", "{out}"), 3, "not an assay result"),
         (("report", "{result}", "--format", "pdf", "--output", "{out}"), 2, "pdf"),
         (("diff", "{missing}", "{result}"), 3, "cannot open file"),
-        (("diff", "{notobject}", "{result}"), 2, "expected a JSON object"),
+        (("diff", "{notobject}", "{result}"), 3, "expected a JSON object"),
         (("diff", "{empty}", "{result}"), 3, "no per-item scores"),
         (("compare", "{result}", "--metric", "bleu"), 2, "bleu"),
     ],

@@ -12,6 +12,7 @@ message names the input that was wrong and what to do about it::
     ├── InvalidInputError (ValueError)         a prediction/target that cannot be scored
     │   └── InvalidTypeError (TypeError)       ... because it has the wrong type
     ├── InputFileError (ValueError)            a file that cannot be read: names file, line, field
+    │   └── OutputFileError                    a file that cannot be written: names file, option
     └── AccountingError (RuntimeError)         buckets that do not sum to their total (a bug)
 
 The CLI maps each class to an exit code in one table (``assay.cli.main``).
@@ -99,6 +100,10 @@ class InputFileError(AssayError, ValueError):
         where = self.path if line is None else f"{self.path}:{line}"
         what = f" field {field!r}:" if field else ""
         super().__init__(f"{where}:{what} {problem}")
+
+
+class OutputFileError(InputFileError):
+    """A file that cannot be written (``field`` names the option that asked for it)."""
 
 
 class AccountingError(AssayError, RuntimeError):

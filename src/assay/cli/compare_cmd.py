@@ -7,6 +7,7 @@ import click
 from assay.cli.eval_cmd import run_evaluation, write_comparison_files
 from assay.cli.options import InputArgs, StatsArgs, input_options, stats_options
 from assay.evaluation.compare import result_document
+from assay.io.output import refuse_overwriting_inputs
 
 
 @click.command("compare")
@@ -22,6 +23,12 @@ def compare_command(inputs: InputArgs, stats: StatsArgs) -> None:
     """
     from assay.report.result_terminal import print_result
 
+    refuse_overwriting_inputs(
+        {"--result-json": stats.result_json, "--html": stats.html_path,
+         "--markdown": stats.markdown_path},
+        [*inputs.gold_files, *inputs.more_gold_files, *inputs.predictions,
+         *(n.partition("=")[2] for n in inputs.named)],
+    )  # fmt: skip
     options = stats.compare_options()
     files = inputs.more_gold_files
     other_inputs = inputs.gold_files or inputs.predictions or inputs.named or inputs.data_dir

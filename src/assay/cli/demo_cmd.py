@@ -56,12 +56,14 @@ def demo_command(out_dir: Path, profile: str) -> None:
     ``report.md``.
     """
     from assay.evaluation.compare import result_document
+    from assay.io.output import check_output_path
     from assay.report.files import write_outputs
     from assay.report.result_terminal import print_result
     from assay.report.structured_files import render_structured_json, write_per_item, write_text
     from assay.report.structured_terminal import render_structured_terminal
     from assay.structured.example import score_bundled_example
 
+    check_output_path(out_dir / "report.json", "--out")  # before minutes of work, not after
     source = sample_dir()
     files = sorted((source / "predictions").glob("*.jsonl"))
     systems = [SystemInput(f.stem, (str(f),)) for f in files]

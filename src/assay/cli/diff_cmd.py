@@ -25,14 +25,13 @@ def diff_command(
 ) -> None:
     """Per item and metric: flips, score deltas, and whether the definitions match."""
     from assay.evaluation.diff import diff_reports
+    from assay.io.output import refuse_overwriting_inputs
     from assay.report.diff_text import render_diff_text
     from assay.report.json import read_report
     from assay.report.result_json import dumps_result, write_text
 
+    refuse_overwriting_inputs({"--json": json_path}, [old_report, new_report])
     old, new = read_report(old_report), read_report(new_report)
-    for path, doc in ((old_report, old), (new_report, new)):
-        if not isinstance(doc, dict):
-            raise click.UsageError(f"{path}: expected a JSON object (a report)")
     diff = diff_reports(
         old, new, pass_threshold=pass_threshold, old_name=str(old_report), new_name=str(new_report)
     )

@@ -19,6 +19,7 @@ from assay.evaluation.runs import (
     default_gold_files,
     evaluate,
 )
+from assay.io.output import refuse_overwriting_inputs
 
 PREDICTION_SUFFIXES = (".jsonl", ".json")
 
@@ -90,6 +91,12 @@ def eval_command(
     from assay.report.terminal import accounting_line, provenance_lines, release_summary
 
     result = run_evaluation(inputs)
+    refuse_overwriting_inputs(
+        {"--output": output, "--per-question-csv": per_question_csv,
+         "--result-json": stats.result_json, "--html": stats.html_path,
+         "--markdown": stats.markdown_path},
+        [*result.gold_files, *(f for s in result.systems for f in s.prediction_files)],
+    )  # fmt: skip
     written = write_outputs(
         result,
         output=output,

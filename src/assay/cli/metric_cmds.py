@@ -79,9 +79,7 @@ def score_command(
     if pairs_file is not None:
         if prediction is not None or targets:
             raise click.UsageError("give either --file or --prediction/--target, not both")
-        pairs = list(read_pairs(pairs_file))
-        if not pairs:
-            raise click.UsageError(f"{pairs_file}: no rows to score")
+        pairs = list(read_pairs(pairs_file))  # raises on an empty file
         result = score_corpus(
             metric, [p.prediction for p in pairs], [list(p.targets) for p in pairs], **options
         )

@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from assay.errors import InputFileError
+from assay.errors import OutputFileError
+from assay.io.output import check_output_path, refuse_overwriting_inputs
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -71,6 +72,10 @@ def structured_command(
     from assay.report.structured_terminal import render_structured_terminal
     from assay.structured.api import score_structured
 
+    refuse_overwriting_inputs(
+        {"--output": output_path, "--per-item": per_item_path},
+        [p for p in (items_path, schema_path, references_path) if p is not None],
+    )
     report = score_structured(
         items_path,
         schema_path,
@@ -85,11 +90,13 @@ def structured_command(
 
 
 def _write(path: Path, option: str, action: Any) -> None:
+    check_output_path(path, option)
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
         action()
     except OSError as exc:
-        raise InputFileError(
-            path, f"cannot write ({exc.strerror}); check the directory", field=option
+        raise OutputFileError(
+            path, f"cannot write ({exc.strerror}); check that the folder is writable", field=option
         ) from None
 
 

@@ -37,7 +37,13 @@ def _provenance(document: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _rows_by_id(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+def _rows_by_id(rows: list[Any], where: str) -> dict[str, dict[str, Any]]:
+    for index, row in enumerate(rows):
+        if not isinstance(row, dict) or not isinstance(row.get("question_id"), (str, int)):
+            raise InvalidInputError(
+                f"{where}: per_question[{index}] has no usable 'question_id'; "
+                "write the report again with assay"
+            )
     return {str(row["question_id"]): row for row in rows}
 
 
@@ -54,12 +60,12 @@ def per_item_scores(document: dict[str, Any], where: str) -> dict[str, dict[str,
                 out.setdefault(name, {})[item["question_id"]] = result
         return out
     if isinstance(document.get("per_question"), list):
-        return {SINGLE: _rows_by_id(document["per_question"])}
+        return {SINGLE: _rows_by_id(document["per_question"], where)}
     systems = document.get("systems")
     if isinstance(systems, dict) and all(
         isinstance(s, dict) and isinstance(s.get("per_question"), list) for s in systems.values()
     ):
-        return {name: _rows_by_id(s["per_question"]) for name, s in systems.items()}
+        return {name: _rows_by_id(s["per_question"], where) for name, s in systems.items()}
     raise InvalidInputError(
         f"{where}: no per-item scores (expected an assay result document or a report.json "
         "with per_question rows); re-run without --no-per-question-json"
@@ -125,9 +131,19 @@ def diff_reports(
     old_name: str = "old report",
     new_name: str = "new report",
 ) -> dict[str, Any]:
-    """The definition check, then per system and metric: flips, deltas and unmatched items."""
+    """The definition check, then per system and metric: flips, deltas and unmatched items.
+
+    Raises:
+        InvalidInputError: a report has no per-item scores, or the two reports share
+            no system (nothing could be compared).
+    """
     definition = definition_check(old, new)
     a, b = per_item_scores(old, old_name), per_item_scores(new, new_name)
+    if not _pairs(a, b):
+        raise InvalidInputError(
+            f"{old_name} and {new_name} have no system in common (old: {', '.join(sorted(a))}; "
+            f"new: {', '.join(sorted(b))}); diff two reports of the same systems"
+        )
     systems = []
     for label, x, y in _pairs(a, b):
         shared = [q for q in a[x] if q in b[y]]

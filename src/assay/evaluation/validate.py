@@ -228,6 +228,9 @@ def _score_problems(
     unreadable: list[Problem] = []
     for line, row in _rows(scores_path, unreadable):
         system, qid = str(row.get("system")), str(row.get("question_id"))
+        if row.get("system") is None or row.get("question_id") is None:
+            yield Problem(f"{scores_path}:{line}", "a score row needs 'system' and 'question_id'")
+            continue
         seen = rows.setdefault(system, {})
         if qid not in ids:
             yield Problem(f"{scores_path}:{line}", f"question {qid!r} is not in the gold files")
@@ -238,6 +241,9 @@ def _score_problems(
     summary = _document(summary_path, unreadable)
     yield from unreadable
     systems = summary.get("systems", {}) if isinstance(summary, dict) else {}
+    if not isinstance(systems, dict):
+        yield Problem(str(summary_path), "'systems' must be an object keyed by system name")
+        systems = {}
     for system in sorted(set(rows) | set(systems) | listed):
         missing = [q.id for q in questions if q.id not in rows.get(system, {})]
         if missing:
@@ -257,7 +263,14 @@ def _summary_problems(
         return
     n = len(rows)
     for metric in ("accuracy", "token_f1", "anls"):
-        mean = sum(float(r.get(metric, 0.0)) for r in rows.values()) / n if n else 0.0
+        values = [r.get(metric, 0.0) for r in rows.values()]
+        bad = [v for v in values if isinstance(v, bool) or not isinstance(v, (int, float))]
+        if bad:
+            yield Problem(
+                str(path), f"{system}: a {metric} score in scores.jsonl is {bad[0]!r}, not a number"
+            )
+            continue
+        mean = sum(values) / n if n else 0.0
         value = stated.get(metric)
         if not isinstance(value, (int, float)) or abs(value - mean) > SUMMARY_TOLERANCE:
             yield Problem(

@@ -1,9 +1,12 @@
 """Gold questions of a long-document QA benchmark (XL-DocBench layout), streamed.
 
 One JSON object per line. The id is the first non-blank of ``question_id``,
-``global_qa_id``, ``global_id``, ``id`` (converted to string, stripped).
+``global_qa_id``, ``global_id``, ``id`` (a string or a number, converted to string,
+stripped; a boolean, list or object id is an error rather than a coerced string).
 ``answer`` is ``{value, format, verification_rule}``, or the value itself when it is
-not an object; a missing or empty format means ``Str``. Labels come from
+not an object; a missing or empty format means ``Str``. A row without ``answer`` (or
+an answer object without ``value``) is an error: it would be scored against "".
+A gold file with no rows is an error. Labels come from
 ``task_type`` and ``metadata``; a missing or blank label is ``unknown``.
 """
 
@@ -16,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.errors import InputFileError
-from assay.io.jsonl import iter_jsonl
+from assay.io.jsonl import iter_jsonl, json_type
 
 ID_FIELDS = ("question_id", "global_qa_id", "global_id", "id")
 UNKNOWN = "unknown"
@@ -36,11 +39,25 @@ def value_to_text(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
 
-def row_id(row: dict[str, Any]) -> str | None:
-    """The first non-blank id field of a row, as a stripped string, or ``None``."""
+def row_id(row: dict[str, Any], path: str | Path = "<row>", line: int | None = None) -> str | None:
+    """The first non-blank id field of a row, as a stripped string, or ``None``.
+
+    Raises:
+        InputFileError: an id field holds a boolean, list or object (naming the field).
+    """
     for key in ID_FIELDS:
         value = row.get(key)
-        if value is not None and str(value).strip():
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+            raise InputFileError(
+                path,
+                f"an id must be a string or a number, got {json_type(value)} {value!r}; "
+                "write the id as a string",
+                line=line,
+                field=key,
+            )
+        if str(value).strip():
             return str(value).strip()
     return None
 
@@ -126,28 +143,93 @@ def _documents(row: dict[str, Any]) -> tuple[DocumentRef, ...]:
     return tuple(refs)
 
 
+def _answer(row: dict[str, Any], path: str, line: int) -> tuple[Any, Any, Any]:
+    """``(value, format, verification_rule)`` of a row; a missing answer is an error."""
+    if "answer" not in row:
+        raise InputFileError(
+            path,
+            "missing; give the gold answer (null if the question has none)",
+            line=line,
+            field="answer",
+        )
+    answer = row["answer"]
+    if not isinstance(answer, dict):
+        return answer, None, None
+    if "value" not in answer:
+        raise InputFileError(
+            path,
+            "missing; an answer object needs a value (null if the question has none)",
+            line=line,
+            field="answer.value",
+        )
+    for key in ("format", "verification_rule"):
+        if answer.get(key) is not None and not isinstance(answer[key], str):
+            raise InputFileError(
+                path,
+                f"must be a string, got {json_type(answer[key])} {answer[key]!r}",
+                line=line,
+                field=f"answer.{key}",
+            )
+    return answer["value"], answer.get("format"), answer.get("verification_rule")
+
+
+LABEL_FIELDS = ("domain", "reasoning_type", "difficulty", "doc_type")
+
+
+def _metadata(row: dict[str, Any], path: str, line: int) -> dict[str, Any]:
+    """The row's ``metadata`` object, its labels checked to be scalars (``{}`` when absent).
+
+    Raises:
+        InputFileError: ``metadata`` is not an object, a label is a list or object, an
+            evidence source is a list or object, or ``is_unanswerable`` is not a boolean.
+    """
+    meta = row.get("metadata")
+    if meta is None:
+        meta = {}
+    if not isinstance(meta, dict):
+        raise InputFileError(
+            path, f"must be an object, got {json_type(meta)}", line=line, field="metadata"
+        )
+    labels = [("task_type", row.get("task_type"))]
+    labels += [(f"metadata.{key}", meta.get(key)) for key in LABEL_FIELDS]
+    sources = meta.get("evidence_sources")
+    labels += [
+        ("metadata.evidence_sources", s)
+        for s in (sources if isinstance(sources, list) else [sources])
+    ]
+    for field, value in labels:
+        if isinstance(value, (list, dict)):
+            raise InputFileError(
+                path,
+                f"a label must be a string, got {json_type(value)} {value!r}",
+                line=line,
+                field=field,
+            )
+    flag = meta.get("is_unanswerable")
+    if flag is not None and not isinstance(flag, bool):
+        raise InputFileError(
+            path,
+            f"must be true or false, got {json_type(flag)} {flag!r}",
+            line=line,
+            field="metadata.is_unanswerable",
+        )
+    return meta
+
+
 def parse_gold_row(row: dict[str, Any], path: str, line: int) -> GoldQuestion:
     """Build a :class:`GoldQuestion` from one parsed row.
 
     Raises:
-        InputFileError: the row has no id.
+        InputFileError: the row has no id, an id of the wrong type, no answer, an
+            answer format/rule that is not a string, or malformed metadata.
     """
-    qid = row_id(row)
+    qid = row_id(row, path, line)
     if qid is None:
         raise InputFileError(
             path, f"no question id; give one of {', '.join(ID_FIELDS)}", line=line, field="id"
         )
-    answer = row.get("answer")
-    if isinstance(answer, dict):
-        value, fmt, rule = (
-            answer.get("value"),
-            answer.get("format"),
-            answer.get("verification_rule"),
-        )
-    else:
-        value, fmt, rule = answer, None, None
-    meta = row.get("metadata")
-    meta = meta if isinstance(meta, dict) else {}
+    value, fmt, rule = _answer(row, path, line)
+    meta = _metadata(row, path, line)
     return GoldQuestion(
         id=qid,
         value=value,
@@ -160,7 +242,7 @@ def parse_gold_row(row: dict[str, Any], path: str, line: int) -> GoldQuestion:
         difficulty=label(meta.get("difficulty")),
         doc_type=label(meta.get("doc_type")),
         evidence_sources=label_list(meta.get("evidence_sources")),
-        is_unanswerable=bool(meta.get("is_unanswerable", False)),
+        is_unanswerable=meta.get("is_unanswerable") is True,
         documents=_documents(row),
         path=path,
         line=line,
@@ -168,9 +250,19 @@ def parse_gold_row(row: dict[str, Any], path: str, line: int) -> GoldQuestion:
 
 
 def iter_gold(path: str | Path) -> Iterator[GoldQuestion]:
-    """Stream the gold questions of one JSONL file, in file order."""
+    """Stream the gold questions of one JSONL file, in file order.
+
+    Raises:
+        InputFileError: as :func:`parse_gold_row`, or the file holds no rows.
+    """
+    count = 0
     for line, row in iter_jsonl(path):
+        count += 1
         yield parse_gold_row(row, str(path), line)
+    if count == 0:
+        raise InputFileError(
+            path, "no gold questions (the file is empty or blank); check the gold file path"
+        )
 
 
 def read_gold(paths: Sequence[str | Path]) -> list[GoldQuestion]:
@@ -180,7 +272,11 @@ def read_gold(paths: Sequence[str | Path]) -> list[GoldQuestion]:
         InputFileError: a row without id, bad JSON, or a duplicate id (naming both places).
     """
     seen: dict[str, GoldQuestion] = {}
+    files: set[Path] = set()
     for path in paths:
+        if Path(path).resolve() in files:
+            raise InputFileError(path, "this gold file is given twice; give each gold file once")
+        files.add(Path(path).resolve())
         for question in iter_gold(path):
             first = seen.get(question.id)
             if first is not None:

@@ -11,47 +11,145 @@ from typing import Any
 from assay.errors import InputFileError
 
 
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``object_pairs_hook``: a key given twice would silently lose the first value."""
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise _DuplicateKeyError(key)
+        result[key] = value
+    return result
+
+
+class _DuplicateKeyError(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _no_constant(name: str) -> Any:
+    """``parse_constant``: NaN and Infinity are not JSON; refuse them instead of scoring them."""
+    raise _ConstantError(name)
+
+
+class _ConstantError(ValueError):
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name
+
+
+def loads_strict(text: str, path: str | Path, line: int | None) -> Any:
+    """Parse JSON text; reject duplicate keys and NaN/Infinity, naming file and line.
+
+    Args:
+        text: the JSON text (one JSONL line or a whole document).
+        path: the file, for messages.
+        line: the line of a JSONL row, or ``None`` for a whole document (the
+            line is then taken from the parser).
+
+    Raises:
+        InputFileError: invalid JSON, a duplicate key, a NaN/Infinity constant, or
+            nesting too deep for the parser.
+    """
+    try:
+        return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        hint = "fix or remove the line" if line is not None else "fix the file"
+        raise InputFileError(
+            path,
+            f"invalid JSON ({exc.msg} at column {exc.colno}); {hint}",
+            line=line if line is not None else exc.lineno,
+        ) from None
+    except _DuplicateKeyError as exc:
+        raise InputFileError(
+            path,
+            f"key {exc.key!r} appears twice in one JSON object (the first value would be lost); "
+            "keep one",
+            line=line,
+            field=exc.key,
+        ) from None
+    except RecursionError:
+        raise InputFileError(
+            path,
+            "JSON nested too deeply to read (about 1000 levels or more); flatten the value",
+            line=line,
+        ) from None
+    except _ConstantError as exc:
+        raise InputFileError(
+            path, f"{exc.name} is not valid JSON; write a number or a string", line=line
+        ) from None
+
+
 def iter_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """Yield ``(line_number, object)`` for each non-blank line of a JSONL file.
 
-    Lines are read one at a time, so memory does not grow with the file.
+    Lines are read one at a time, so memory does not grow with the file. A leading
+    UTF-8 byte-order mark is accepted; CRLF line ends are accepted.
 
     Raises:
         InputFileError: the file cannot be opened, a line is not valid JSON, or a
             line holds something other than a JSON object.
     """
     try:
-        handle = open(path, encoding="utf-8")  # noqa: SIM115 - closed in finally
+        handle = open(path, "rb")  # noqa: SIM115 - closed in finally
     except OSError as exc:
         raise InputFileError(path, f"cannot open file ({exc.strerror}); check the path") from None
     try:
-        for number, line in enumerate(handle, start=1):
+        for number, raw in enumerate(handle, start=1):
+            line = _decode(raw, path, number)
             if not line.strip():
                 continue
             yield number, parse_json_object(line, path, number)
-    except UnicodeDecodeError as exc:
-        raise InputFileError(path, f"not UTF-8 text ({exc.reason}); re-encode as UTF-8") from None
     finally:
         handle.close()
 
 
+def _decode(raw: bytes, path: str | Path, number: int) -> str:
+    """One line as text: UTF-8, with a byte-order mark on line 1 dropped."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputFileError(
+            path,
+            f"not UTF-8 text ({exc.reason} at byte {exc.start + 1} of the line); "
+            "re-encode the file as UTF-8",
+            line=number,
+        ) from None
+    return text[1:] if number == 1 and text.startswith("\ufeff") else text
+
+
 def parse_json_object(text: str, path: str | Path, line: int) -> dict[str, Any]:
     """Parse one JSONL line that must hold a JSON object."""
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
+    if text.strip() in ("{", "["):
         raise InputFileError(
             path,
-            f"invalid JSON ({exc.msg} at column {exc.colno}); fix or remove the line",
+            "invalid JSON (the line opens a multi-line JSON document); JSONL needs one "
+            "complete {...} object per line",
             line=line,
-        ) from None
+        )
+    value = loads_strict(text, path, line)
     if not isinstance(value, dict):
+        hint = " (put each element of the array on its own line)" if isinstance(value, list) else ""
         raise InputFileError(
             path,
-            f"expected a JSON object, got {type(value).__name__}; wrap it in {{...}}",
+            f"expected a JSON object, got {json_type(value)}{hint}; "
+            "write one {...} object per line",
             line=line,
         )
     return value
+
+
+def json_type(value: Any) -> str:
+    """A readable name of a parsed value's type (``string``, ``number``, ``list``, ...)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "list" if isinstance(value, list) else "object"
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,9 +166,14 @@ class Pair:
 def read_pairs(path: str | Path) -> Iterator[Pair]:
     """Stream ``{id, prediction, targets}`` rows; ``targets`` may be a string or a list.
 
+    ``id`` is optional (``line-N`` when absent) but, when given, must be a string or a
+    number and unique in the file.
+
     Raises:
-        InputFileError: naming file, line and field for a missing or mistyped field.
+        InputFileError: naming file, line and field for a missing or mistyped field or a
+            duplicate id; or the file holds no rows.
     """
+    seen: dict[str, int] = {}
     for line, row in iter_jsonl(path):
         prediction = row.get("prediction")
         if not isinstance(prediction, str):
@@ -92,5 +195,35 @@ def read_pairs(path: str | Path) -> Iterator[Pair]:
                 line=line,
                 field="targets",
             )
-        pair_id = str(row.get("id", f"line-{line}"))
+        pair_id = _pair_id(row, path, line, seen)
         yield Pair(pair_id, prediction, tuple(targets), str(path), line)
+    if not seen:
+        raise InputFileError(
+            path, "no rows to score (the file is empty or blank); give one "
+            "{id, prediction, targets} object per line"
+        )  # fmt: skip
+
+
+def _pair_id(row: dict[str, Any], path: str | Path, line: int, seen: dict[str, int]) -> str:
+    """The id of a pairs row (``line-N`` when absent); records it in ``seen``."""
+    value = row.get("id")
+    if value is None:
+        pair_id = f"line-{line}"
+    elif isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        raise InputFileError(
+            path,
+            f"an id must be a string or a number, got {json_type(value)} {value!r}",
+            line=line,
+            field="id",
+        )
+    else:
+        pair_id = str(value).strip()
+    if pair_id in seen:
+        raise InputFileError(
+            path,
+            f"duplicate id {pair_id!r} (first on line {seen[pair_id]}); ids must be unique",
+            line=line,
+            field="id",
+        )
+    seen[pair_id] = line
+    return pair_id

@@ -22,7 +22,7 @@ from typing import Any
 from assay.errors import InputFileError
 from assay.io.gold import ID_FIELDS, row_id, value_to_text
 from assay.io.jsondoc import read_json
-from assay.io.jsonl import iter_jsonl
+from assay.io.jsonl import iter_jsonl, json_type
 
 PREDICTION_FIELDS = ("prediction", "model_answer", "answer", "response", "output")
 
@@ -69,15 +69,23 @@ def prediction_text(row: dict[str, Any], field: str | None) -> tuple[str, str | 
     return "", None
 
 
-def _status(row: dict[str, Any]) -> str:
+def _status(row: dict[str, Any], path: str, line: int | None, key: str | None) -> str:
     status = row.get("status")
+    if isinstance(status, (list, dict)):
+        where = f" ({key})" if key else ""
+        raise InputFileError(
+            path,
+            f"status{where} must be a string, got {json_type(status)} {status!r}",
+            line=line,
+            field="status",
+        )
     return "success" if status is None else str(status)
 
 
 def _from_row(
     row: dict[str, Any], field: str | None, path: str, line: int | None, key: str | None
 ) -> PredictionRow:
-    qid = row_id(row)
+    qid = row_id(row, path, line)
     if qid is None:
         where = f" ({key})" if key else ""
         raise InputFileError(
@@ -87,7 +95,7 @@ def _from_row(
             field="id",
         )
     text, used = prediction_text(row, field)
-    return PredictionRow(qid, text, _status(row), used, path, line, key)
+    return PredictionRow(qid, text, _status(row, path, line, key), used, path, line, key)
 
 
 def _iter_mapping(
@@ -99,7 +107,7 @@ def _iter_mapping(
         qid = str(key).strip()
         if isinstance(value, dict):
             text, used = prediction_text(value, field)
-            yield PredictionRow(qid, text, _status(value), used, path, 1, where)
+            yield PredictionRow(qid, text, _status(value, path, 1, where), used, path, 1, where)
         else:
             yield PredictionRow(qid, value_to_text(value), "success", None, path, 1, where)
 
@@ -111,7 +119,7 @@ def _iter_document(path: str, field: str | None) -> Iterator[PredictionRow]:
             if not isinstance(row, dict):
                 raise InputFileError(
                     path,
-                    f"element [{index}] is {type(row).__name__}, expected an object",
+                    f"element [{index}] is {json_type(row)}, expected an object",
                     line=1,
                 )
             yield _from_row(row, field, path, 1, f"[{index}]")
@@ -120,9 +128,7 @@ def _iter_document(path: str, field: str | None) -> Iterator[PredictionRow]:
     elif isinstance(data, dict):
         yield from _iter_mapping(data, field, path, "")
     else:
-        raise InputFileError(
-            path, f"expected a list or an object, got {type(data).__name__}", line=1
-        )
+        raise InputFileError(path, f"expected a list or an object, got {json_type(data)}", line=1)
 
 
 def iter_predictions(path: str | Path, field: str | None = None) -> Iterator[PredictionRow]:
@@ -130,11 +136,22 @@ def iter_predictions(path: str | Path, field: str | None = None) -> Iterator[Pre
 
     Raises:
         InputFileError: unreadable file, bad JSON (with line), a non-object row, a row
-            without id.
+            without id, or an explicit ``field`` that no row of the file has.
     """
     path = str(path)
+    rows: Iterator[PredictionRow]
     if path.endswith(".jsonl"):
-        for line, row in iter_jsonl(path):
-            yield _from_row(row, field, path, line, None)
+        rows = (_from_row(row, field, path, line, None) for line, row in iter_jsonl(path))
     else:
-        yield from _iter_document(path, field)
+        rows = _iter_document(path, field)
+    seen = found = False
+    for row in rows:
+        seen, found = True, found or row.field is not None
+        yield row
+    if field is not None and seen and not found:
+        raise InputFileError(
+            path,
+            f"no row has the field {field!r} named by --prediction-field; check the name "
+            f"(default fields: {', '.join(PREDICTION_FIELDS)})",
+            field=field,
+        )

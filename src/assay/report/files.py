@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from assay.evaluation.runs import EvaluationResult
+from assay.io.output import write_file
 from assay.report.csv import per_question_csv
 from assay.report.json import dumps, provenance_block, report_document, sidecar_path
 from assay.report.results import scores_jsonl, summary_json
@@ -18,11 +19,8 @@ class Written:
     paths: list[Path] = field(default_factory=list)
 
 
-def _write(path: Path, text: str, written: Written) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", encoding="utf-8", newline="") as handle:
-        handle.write(text)
-    written.paths.append(path)
+def _write(path: Path, text: str, written: Written, option: str) -> None:
+    written.paths.append(write_file(path, text, option=option))
 
 
 def results_folder(results_dir: str | Path) -> Path:
@@ -48,13 +46,13 @@ def write_outputs(
     if output is not None:
         output = Path(output)
         document = report_document(result, per_question=per_question_json)
-        _write(output, dumps(document), written)
+        _write(output, dumps(document), written, "--output")
         if result.profile == "xldocbench" and len(result.systems) == 1:
-            _write(sidecar_path(output), dumps(provenance_block(result)), written)
+            _write(sidecar_path(output), dumps(provenance_block(result)), written, "--output")
     if per_question_csv_path is not None:
-        _write(Path(per_question_csv_path), per_question_csv(result), written)
+        _write(Path(per_question_csv_path), per_question_csv(result), written, "--per-question-csv")
     if results_dir is not None:
         folder = results_folder(results_dir)
-        _write(folder / "scores.jsonl", scores_jsonl(result), written)
-        _write(folder / "summary.json", summary_json(result), written)
+        _write(folder / "scores.jsonl", scores_jsonl(result), written, "--results-dir")
+        _write(folder / "summary.json", summary_json(result), written, "--results-dir")
     return written

@@ -14,9 +14,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+from assay.errors import InputFileError
 from assay.evaluation.benchmark import Aggregate, QuestionResult, SystemResult
 from assay.evaluation.runs import EvaluationResult
 from assay.io.jsondoc import read_json
+from assay.io.jsonl import json_type
 
 DECIMALS = 6
 
@@ -125,10 +127,22 @@ def read_report(path: str | Path) -> Any:
     ``assay diff`` and ``assay report`` see what produced the numbers.
 
     Raises:
-        InputFileError: unreadable or invalid JSON.
+        InputFileError: unreadable or invalid JSON, not a JSON object, or a saved
+            assay document with a missing or mistyped field.
     """
     document = read_json(path)
-    if not isinstance(document, dict) or "kind" in document or "assay" in document:
+    if not isinstance(document, dict):
+        raise InputFileError(
+            path,
+            f"expected a JSON object (a saved assay report), got {json_type(document)}; "
+            "give a file written by `assay eval --output` or `--result-json`",
+        )
+    if "kind" in document:
+        from assay.report.result_schema import check_saved_document
+
+        check_saved_document(document, path)
+        return document
+    if "assay" in document:
         return document
     sidecar = sidecar_path(path)
     if sidecar.is_file():

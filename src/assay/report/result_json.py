@@ -16,6 +16,7 @@ from typing import Any
 from assay.errors import InputFileError, InvalidOptionError
 from assay.evaluation.compare import CompareOptions, result_document
 from assay.evaluation.from_report import is_release_report, result_from_report
+from assay.io.output import write_file
 from assay.report.json import read_report
 
 RESULT_KIND = "assay.result"
@@ -32,18 +33,9 @@ def write_text(path: str | Path, text: str, option: str = "--output") -> Path:
     """Write ``text`` as UTF-8 (line ends kept as given), creating parent folders.
 
     Raises:
-        InputFileError: the file cannot be written.
+        OutputFileError: the file cannot be written.
     """
-    target = Path(path)
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        with open(target, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-    except OSError as exc:
-        raise InputFileError(
-            target, f"cannot write ({exc.strerror}); check the directory", field=option
-        ) from None
-    return target
+    return write_file(path, text, option=option)
 
 
 def load_result(path: str | Path, options: CompareOptions | None = None) -> dict[str, Any]:
@@ -85,12 +77,20 @@ def load_reports(
 
     Raises:
         InputFileError: a file that is not a report with per-question rows.
-        InvalidOptionError: two systems with the same name, or reports produced under
-            different definitions (profile or evaluator fingerprint).
+        InvalidOptionError: two systems with the same name, reports produced under
+            different definitions (profile or evaluator fingerprint), or a system that
+            shares no question with the first.
     """
     results = []
     for path in paths:
         document = read_report(path)
+        if document.get("kind") in RENDERABLE_KINDS:
+            raise InputFileError(
+                path,
+                f"is a saved {document['kind']} document; give it alone "
+                "(`assay compare FILE`), or give several report.json files "
+                "(from `assay eval --output`)",
+            )
         results.append(result_from_report(document, str(path), Path(path).stem))
     first = results[0]
     for path, other in zip(paths[1:], results[1:], strict=True):
@@ -101,6 +101,13 @@ def load_reports(
                 f"({first.fingerprint[:12]}); compare reports of the same definition"
             )
     systems = [s for r in results for s in r.systems]
+    first_ids = {q.question_id for q in systems[0].questions}
+    for system in systems[1:]:
+        if first_ids and not first_ids & {q.question_id for q in system.questions}:
+            raise InvalidOptionError(
+                f"system {system.system!r} shares no question id with {systems[0].system!r}; "
+                "compare reports scored on the same gold files"
+            )
     names = [s.system for s in systems]
     if len(set(names)) != len(names):
         raise InvalidOptionError(

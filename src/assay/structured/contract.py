@@ -185,7 +185,7 @@ def load_contract(path: str | Path) -> Contract:
         InputFileError: the file cannot be read, is not JSON, or is not a valid schema.
     """
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = Path(path).read_text(encoding="utf-8-sig")
     except OSError as exc:
         raise InputFileError(path, f"cannot open file ({exc.strerror}); check the path") from None
     except UnicodeDecodeError as exc:

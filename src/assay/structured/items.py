@@ -80,7 +80,7 @@ def read_items(path: str | Path) -> list[StructuredItem]:
     """Read an items JSONL file; ids must be unique.
 
     Raises:
-        InputFileError: for a bad line, a bad field or a duplicate id.
+        InputFileError: for a bad line, a bad field, a duplicate id, or no rows at all.
     """
     items: list[StructuredItem] = []
     seen: dict[str, int] = {}
@@ -95,6 +95,10 @@ def read_items(path: str | Path) -> list[StructuredItem]:
             )
         seen[item.id] = line
         items.append(item)
+    if not items:
+        raise InputFileError(
+            path, "no items (the file is empty or blank); give one {id, response} object per line"
+        )
     return items
 
 

@@ -1,0 +1,163 @@
+"""The shape of saved assay documents, checked when they are read back.
+
+``assay report``, ``assay compare FILE`` and ``assay diff`` re-read documents that
+assay wrote earlier (``kind`` ``assay.result`` or ``assay.structured``). A file that
+was truncated, hand-edited or written by another version must fail with one line
+naming the file and the field, not deep inside a renderer. The schemas below list
+the fields the renderers and ``diff`` read; extra fields are allowed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from assay.errors import InputFileError
+from assay.io.jsonl import json_type
+
+OBJECT = {"type": "object"}
+STRING = {"type": "string"}
+INTEGER = {"type": "integer"}
+NUMBER = {"type": "number"}
+
+_SYSTEM = {
+    "type": "object",
+    "required": [
+        "accounting", "accuracy_rate", "duplicates", "evaluated_count",
+        "extra_prediction_count", "gold_count", "missing_prediction_count", "overall",
+        "prediction_count", "prediction_files", "rank", "system", "tie_group",
+    ],
+    "properties": {
+        "system": STRING, "overall": OBJECT, "accounting": OBJECT, "accuracy_rate": OBJECT,
+        "rank": INTEGER, "tie_group": INTEGER, "gold_count": INTEGER,
+        "duplicates": {"type": "array"}, "prediction_files": {"type": "array"},
+    },
+}  # fmt: skip
+
+_ITEM_RESULT = {
+    "type": "object",
+    "required": ["accuracy", "anls", "bucket", "prediction", "status", "token_f1"],
+    "properties": {
+        "accuracy": NUMBER, "anls": NUMBER, "token_f1": NUMBER,
+        "bucket": STRING, "status": STRING, "prediction": STRING,
+    },
+}  # fmt: skip
+
+_ITEM = {
+    "type": "object",
+    "required": [
+        "answer_format", "answer_type", "cluster", "difficulty", "doc_type", "documents",
+        "domain", "evidence_sources", "gold_answer", "question_id", "reasoning_type",
+        "results", "split",
+    ],
+    "properties": {
+        "question_id": STRING,
+        "results": {"type": "object", "additionalProperties": _ITEM_RESULT},
+    },
+}  # fmt: skip
+
+STRUCTURED_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": [
+        "assay_version", "contract", "cross_tab", "fact", "format", "headlines", "identity",
+        "inputs", "items", "kind", "options", "report_version", "signature",
+    ],
+    "properties": {
+        "kind": {"const": "assay.structured"},
+        "report_version": {"const": 1},
+        "items": {"type": "array", "items": OBJECT},
+        "headlines": {"type": "array"},
+        **{key: OBJECT for key in ("contract", "cross_tab", "fact", "format", "identity")},
+    },
+}  # fmt: skip
+
+RESULT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": [
+        "assay_version", "comparison", "evaluator_sha256", "gold_files", "items", "kind",
+        "metric_signatures", "metrics", "options", "profile", "result_version", "slices",
+        "source", "statistics", "structured", "systems",
+    ],
+    "properties": {
+        "kind": {"const": "assay.result"},
+        "result_version": {"const": 1},
+        "profile": STRING,
+        "evaluator_sha256": STRING,
+        "metrics": {"type": "array", "items": STRING},
+        "metric_signatures": {"type": "object", "additionalProperties": STRING},
+        "systems": {"type": "array", "items": _SYSTEM},
+        "items": {"type": "array", "items": _ITEM},
+        "comparison": {
+            "type": "object",
+            "required": [
+                "alpha", "method", "metric", "n_paired", "n_resamples", "pairs", "power",
+                "scores", "seed", "systems", "tie_groups",
+            ],
+        },
+        "statistics": {
+            "type": "object",
+            "required": [
+                "alpha", "confidence", "mean_interval", "multiple_comparisons", "p_value",
+                "paired_test", "power", "ranking_metric", "rate_interval", "se_method",
+                "tie_groups",
+            ],
+        },
+        "slices": {
+            "type": "object",
+            "required": [
+                "answer_format", "difficulty", "doc_type", "domain", "evidence_source",
+                "reasoning_type", "split",
+            ],
+        },
+        "structured": {"anyOf": [{"type": "null"}, STRUCTURED_SCHEMA]},
+    },
+}  # fmt: skip
+
+SCHEMAS = {"assay.result": RESULT_SCHEMA, "assay.structured": STRUCTURED_SCHEMA}
+
+
+def _field(path: Any) -> str:
+    """``systems[0].overall`` from a jsonschema path."""
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else f".{part}"
+    return text.lstrip(".")
+
+
+def _problem(error: Any) -> tuple[str, str]:
+    """``(field, what is wrong)`` of a jsonschema error, short and without the instance."""
+    field = _field(error.absolute_path)
+    if error.validator == "required":
+        missing = next((k for k in error.validator_value if k not in error.instance), "?")
+        return (f"{field}.{missing}" if field else missing), "missing"
+    if error.validator == "type":
+        return field, f"must be {error.validator_value}, got {json_type(error.instance)}"
+    if error.validator == "const":
+        return field, f"must be {error.validator_value!r}, got {error.instance!r}"
+    return field, error.message[:120]
+
+
+def check_saved_document(document: dict[str, Any], path: str | Path) -> None:
+    """Check a saved ``assay.result``/``assay.structured`` document against its schema.
+
+    Documents of another kind (or none) are left to the caller.
+
+    Raises:
+        InputFileError: naming the file and the first missing or mistyped field.
+    """
+    schema = SCHEMAS.get(str(document.get("kind")))
+    if schema is None:
+        return
+    from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+    from jsonschema.exceptions import best_match  # type: ignore[import-untyped]
+
+    error = best_match(Draft202012Validator(schema).iter_errors(document))
+    if error is None:
+        return
+    field, problem = _problem(error)
+    raise InputFileError(
+        path,
+        f"{problem}; not a complete {document['kind']} document (truncated, edited or "
+        "from another version?); write it again with this assay",
+        field=field or None,
+    )
