@@ -383,3 +383,13 @@ def test_bundled_example_counts_match_its_design() -> None:
     assert [c["field"] for c in p06["fact"]["claims"] if c["verdict"] == "contradicted"] == [
         "release_date"
     ]
+
+
+def test_identity_names_the_format_pass_split_plainly() -> None:
+    identity = score_bundled_example().to_dict()["identity"]
+    # Bundled example, from its notes: 11 format passes, of which p10 has no
+    # reference (no_reference) -> 10 scorable + 1 unscorable.
+    assert (identity["format_pass"], identity["scorable"], identity["unscorable"]) == (11, 10, 1)
+    assert (
+        identity["total"] == identity["empty"] + identity["format_fail"] + identity["format_pass"]
+    )

@@ -58,6 +58,8 @@ def identity(results: Sequence[ItemResult]) -> dict[str, Any]:
     for bucket in (FORMAT_PASS, FORMAT_FAIL):
         out[bucket + "_scorable"] = split[(bucket, "scorable")]
         out[bucket + "_unscorable"] = split[(bucket, "unscorable")]
+    # The identity names the split of the format-pass items plainly.
+    out["scorable"], out["unscorable"] = out["format_pass_scorable"], out["format_pass_unscorable"]
     lines = [
         ("total = empty + format_fail + format_pass", total, sum(counts.values())),
         (
