@@ -10,11 +10,17 @@ import click
 from assay.cli.options import profile_option
 
 
-@click.command("check")
+@click.command("check", short_help="Validate a benchmark release, then run the smoke test.")
 @click.argument("directory", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @profile_option("Profile for the fingerprint when summary.json names none.")
 def check_command(directory: Path, profile: str) -> None:
-    """Check a release (counts, ids, documents, pages, vocabulary, scores) and smoke-test."""
+    """Check the release in DIRECTORY, then run the bundled five-question smoke test.
+
+    DIRECTORY holds the gold files, documents.jsonl, an optional manifest.json and
+    optional results/ (as `assay demo --out` writes them). Checked: counts, unique ids,
+    documents and evidence pages, vocabulary, score files against a re-computation, and
+    the fingerprint. Exits non-zero on any problem or a failing smoke test.
+    """
     from assay.evaluation.validate import check_release, smoke_test
 
     problems = check_release(directory, profile)

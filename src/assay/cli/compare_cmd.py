@@ -10,7 +10,7 @@ from assay.evaluation.compare import result_document
 from assay.io.output import refuse_overwriting_inputs
 
 
-@click.command("compare")
+@click.command("compare", short_help="Rank systems: intervals, paired tests, tie groups.")
 @input_options
 @stats_options
 def compare_command(inputs: InputArgs, stats: StatsArgs) -> None:

@@ -32,7 +32,7 @@ def copy_release(source: Path, target: Path, fingerprint: str) -> Path:
     return path
 
 
-@click.command("demo")
+@click.command("demo", short_help="Evaluate the bundled samples and write every report.")
 @click.option(
     "--out",
     "out_dir",

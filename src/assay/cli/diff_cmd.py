@@ -9,7 +9,7 @@ import click
 _FILE = click.Path(dir_okay=False, path_type=Path)
 
 
-@click.command("diff")
+@click.command("diff", short_help="Compare two reports: definition changes, then flips.")
 @click.argument("old_report", type=_FILE)
 @click.argument("new_report", type=_FILE)
 @click.option(

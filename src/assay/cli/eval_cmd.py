@@ -61,7 +61,7 @@ def progress_bar(total: int) -> Iterator[Callable[[str], None] | None]:
         yield lambda _name: bar.advance(task)
 
 
-@click.command("eval")
+@click.command("eval", short_help="Score prediction files against QA gold files.")
 @input_options
 @click.option(
     "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write the JSON report here."

@@ -12,7 +12,7 @@ from assay.io.jsonl import read_pairs
 from assay.metrics.registry import REGISTRY, get_metric
 
 
-@click.command("metrics")
+@click.command("metrics", short_help="List the registered metrics and their signatures.")
 @click.option("--markdown", is_flag=True, help="Print a Markdown table with edge cases instead.")
 def metrics_command(markdown: bool) -> None:
     """List every registered metric with its description and default signature."""
@@ -37,7 +37,11 @@ def metrics_text() -> str:
     return "".join(f"{a:<{name_w}}  {b:<{desc_w}}  {c}\n" for a, b, c in rows)
 
 
-@click.command("score", context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+@click.command(
+    "score",
+    short_help="Score one prediction or a JSONL file with a metric.",
+    context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
+)
 @click.argument("metric")
 @click.option("--prediction", "-p", help="The prediction text.")
 @click.option("--target", "-t", "targets", multiple=True, help="A target text (repeatable).")

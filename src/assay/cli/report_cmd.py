@@ -10,7 +10,7 @@ import click
 _FILE = click.Path(dir_okay=False, path_type=Path)
 
 
-@click.command("report")
+@click.command("report", short_help="Re-render a saved report as Markdown, HTML or CSV.")
 @click.argument("report_json", type=_FILE)
 @click.option(
     "--format", "fmt", type=click.Choice(["md", "html", "csv"]), required=True,

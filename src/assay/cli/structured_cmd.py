@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 _FILE = click.Path(dir_okay=False, path_type=Path)
 
 
-@click.command("structured")
+@click.command("structured", short_help="Score JSON answers on FORMAT and FACT separately.")
 @click.option(
     "--items",
     "items_path",
