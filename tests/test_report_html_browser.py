@@ -52,10 +52,10 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Any:
     driver.quit()
 
 
-def _column_values(driver: Any, index: int, numeric: bool) -> list[Any]:
+def _column_values(driver: Any, index: int, numeric: bool, table: str = "items") -> list[Any]:
     read = "getAttribute('data-value')" if numeric else "textContent"
     script = (
-        "return Array.from(document.querySelectorAll('#items tbody tr'))"
+        f"return Array.from(document.querySelectorAll('#{table} tbody tr'))"
         f".map(r => r.cells[{index}].{read});"
     )
     values = driver.execute_script(script)
@@ -115,5 +115,60 @@ def test_report_renders_sorts_filters(demo: Path, browser: Any, tmp_path: Path) 
 
     browser.save_screenshot(str(tmp_path / "report.png"))
     assert (tmp_path / "report.png").stat().st_size > 10_000
+    severe = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert severe == []
+
+
+STRUCTURED_HEADERS = [
+    "id", "bucket", "format", "format reasons", "would pass if unwrapped", "fact status",
+    "fact reason", "supported", "contradicted", "insufficient", "judge_failed",
+    "end-to-end pass", "response",
+]  # fmt: skip
+
+
+def _visible(driver: Any, table: str) -> list[Any]:
+    rows = driver.find_elements(By.CSS_SELECTOR, f"#{table} tbody tr")
+    return [r for r in rows if r.is_displayed()]
+
+
+def test_structured_table_sorts_filters(demo: Path, browser: Any, tmp_path: Path) -> None:
+    items = json.loads((demo / "assay-result.json").read_text("utf-8"))["structured"]["items"]
+    browser.get((demo / "report.html").resolve().as_uri())
+    headers = browser.find_elements(By.CSS_SELECTOR, "#structured-items thead th")
+    assert [h.text.replace("\n", " ") for h in headers] == STRUCTURED_HEADERS
+    assert len(_visible(browser, "structured-items")) == len(items) == 30
+
+    # Numeric sort on the contradicted count (column 8), both directions.
+    counts = sorted(i["fact"]["counts"]["contradicted"] for i in items)
+    browser.execute_script("arguments[0].scrollIntoView();", headers[8])
+    headers[8].click()
+    assert _column_values(browser, 8, True, "structured-items") == counts
+    headers[8].click()
+    assert _column_values(browser, 8, True, "structured-items") == counts[::-1]
+    # Text sort on the format verdict (column 2): every fail before every pass.
+    headers[2].click()
+    verdicts = _column_values(browser, 2, False, "structured-items")
+    assert verdicts == sorted(verdicts) and set(verdicts) == {"fail", "pass"}
+
+    # Filter on a reason code: exactly the items carrying it remain; the counter follows.
+    fenced = sum(1 for i in items if "fenced_json" in i["format"]["reasons"])
+    box = browser.find_element(By.ID, "structured-items-filter")
+    box.send_keys("fenced_json")
+    assert len(_visible(browser, "structured-items")) == fenced == 2
+    assert browser.find_element(By.ID, "structured-items-count").text == "2"
+    box.clear()
+    box.send_keys("no_reference")
+    assert len(_visible(browser, "structured-items")) == 1
+
+    # A long response scrolls inside its cell instead of stretching the row.
+    box.clear()
+    box.send_keys("p")  # every id starts with p: all rows back
+    heights = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#structured-items tbody tr'))"
+        ".map(r => r.getBoundingClientRect().height);"
+    )
+    longest = max(len(i.get("response", "")) for i in items)
+    assert longest > 300 and max(heights) < 160
+    browser.save_screenshot(str(tmp_path / "structured.png"))
     severe = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     assert severe == []

@@ -185,6 +185,32 @@ def item_rows(document: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
+CLAIM_VERDICTS = ("supported", "contradicted", "insufficient", "judge_failed")
+
+
+def _reason_text(fmt: dict[str, Any]) -> str:
+    """Format reason codes, each schema code with the JSON pointers of its field errors."""
+    parts = []
+    for code in fmt["reasons"]:
+        pointers = [e["pointer"] or "/" for e in fmt["field_errors"] if e["keyword"] == code]
+        parts.append(f"{code} {' '.join(pointers)}" if pointers else code)
+    return ", ".join(parts)
+
+
+def structured_item_row(item: dict[str, Any]) -> dict[str, Any]:
+    """One row of the structured per-item table: both axes, the claim counts, the response."""
+    fmt, fact = item["format"], item["fact"]
+    unwrapped = fmt.get("would_pass_if_unwrapped")
+    return {
+        "id": item["id"], "bucket": item["bucket"], "passed": item["end_to_end_pass"],
+        "verdict": fmt["verdict"], "reasons": _reason_text(fmt),
+        "unwrapped": "" if unwrapped is None else ("yes" if unwrapped else "no"),
+        "fact_status": fact["status"], "fact_reason": fact.get("reason") or "",
+        "counts": [fact["counts"].get(v, 0) for v in CLAIM_VERDICTS],
+        "response": item.get("response", ""),
+    }  # fmt: skip
+
+
 def leaderboard_cells(document: dict[str, Any]) -> list[list[str]]:
     """Leaderboard rows as text: group, system, each metric with interval, k/n."""
     out = []
@@ -243,11 +269,8 @@ def render_html(document: dict[str, Any], *, timestamp: str | None = None) -> st
         context.update(_benchmark_context(document))
     if structured:
         context["structured_plots"] = structured_plots(structured)
-        context["structured_items"] = [
-            {"id": i["id"], "bucket": i["bucket"], "passed": i["end_to_end_pass"],
-             "response": i.get("response", "")}
-            for i in structured["items"]
-        ]  # fmt: skip
+        context["claim_verdicts"] = CLAIM_VERDICTS
+        context["structured_items"] = [structured_item_row(i) for i in structured["items"]]
     source = resources.files("assay").joinpath("report/templates/report.html.j2").read_text("utf-8")
     env = Environment(
         autoescape=True, keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True
