@@ -177,18 +177,23 @@ def _shade(value: float | None) -> str:
 
 def histogram(bins: Sequence[str], series: Sequence[tuple[str, Sequence[int]]], label: str) -> str:
     """Vertical grouped bars: item counts per score bin, one bar per series."""
-    plot_h, top, left = 160.0, 10.0, 40.0
+    plot_h, top, left = 160.0, 22.0, 40.0
     group_w = 44.0 * max(1.0, len(series) / 2)
     bar_w = (group_w - 8) / max(len(series), 1)
-    peak = max([max(counts, default=0) for _, counts in series] + [1])
+    most = max([max(counts, default=0) for _, counts in series] + [1])
+    step = next(s for s in (1, 2, 5, 10, 20, 50, 100, 200, 500) if most / s <= 6 or s == 500)
+    step = max(step, -(-most // 6))
+    peak = step * -(-most // step)  # the axis top: a whole number of steps
     width = left + group_w * len(bins) + 20
     height = top + plot_h + 40 + 16 * len(series)
-    body = [
-        f'<line x1="{_f(left)}" y1="{_f(top + plot_h)}" x2="{_f(width - 10)}" '
-        f'y2="{_f(top + plot_h)}" stroke="#444"/>',
-        _text(left - 6, top + 8, str(peak), "end"),
-        _text(left - 6, top + plot_h, "0", "end"),
-    ]
+    body = [_text(left - 30, top - 10, "questions (count)")]
+    for tick in range(0, peak + 1, step):
+        y = top + plot_h - plot_h * tick / peak
+        body.append(
+            f'<line x1="{_f(left)}" y1="{_f(y)}" x2="{_f(width - 10)}" y2="{_f(y)}" '
+            f'stroke="{"#444" if tick == 0 else "#e4e4e4"}"/>'
+        )
+        body.append(_text(left - 6, y + 4, str(tick), "end"))
     for bi, name in enumerate(bins):
         x0 = left + bi * group_w
         body.append(_text(x0 + group_w / 2, top + plot_h + 14, name, "middle"))
