@@ -146,6 +146,9 @@ def structured_plots(report: dict[str, Any]) -> list[dict[str, str]]:
     reasons = [
         (f"format: {code}", [float(n)]) for code, n in report["format"]["reason_counts"].items()
     ]
+    unwrapped = report["format"].get("would_pass_if_unwrapped")
+    if unwrapped is not None:
+        reasons.append(("diagnostic: would_pass_if_unwrapped", [float(unwrapped)]))
     reasons += [
         (f"fact unscorable: {why}", [float(n)])
         for why, n in report["fact"]["unscorable_reasons"].items()
@@ -159,14 +162,18 @@ def structured_plots(report: dict[str, Any]) -> list[dict[str, str]]:
         [(cell or "·", "", float(cell) / total if cell else None) for cell in row[1:]]
         for row in rows
     ]
-    cross_svg = svg.heatmap([row[0] for row in rows], headers[1:], cells, "Format × fact")
+    row_names = [row[0].replace("_", " ") for row in rows]
+    cross_svg = svg.heatmap(row_names, headers[1:], cells, "Format × fact")
     return [
         _plot("reasons", "Reasons (structured output)", reason_svg,
               f"Count of items per format failure reason and per reason an item has no fact "
-              f"judgement. Denominator: all {total} items (an item may have several reasons)."),
+              f"judgement; 'diagnostic' counts format failures whose inner JSON satisfies the "
+              f"contract (reported, never a pass). Denominator: all {total} items (an item may "
+              f"have several reasons)."),
         _plot("crosstab", "Format × fact (structured output)", cross_svg,
               f"Items by format outcome (rows) and fact outcome (columns); shade = share of all "
-              f"{total} items. {report['cross_tab']['definition']}."),
+              f"{total} items. {report['cross_tab']['definition']}. The unscorable row is "
+              f"split by format outcome; · = does not apply."),
     ]  # fmt: skip
 
 
