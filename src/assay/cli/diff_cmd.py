@@ -23,7 +23,12 @@ _FILE = click.Path(dir_okay=False, path_type=Path)
 def diff_command(
     old_report: Path, new_report: Path, pass_threshold: float, json_path: Path | None
 ) -> None:
-    """Per item and metric: flips, score deltas, and whether the definitions match."""
+    """Per item and metric: flips, score deltas, and whether the definitions match.
+
+    OLD_REPORT and NEW_REPORT are saved reports (report.json with its provenance
+    sidecar, or assay-result.json). Systems are matched by name; two single-system
+    reports match each other. Profile, fingerprint and signature changes print first.
+    """
     from assay.evaluation.diff import diff_reports
     from assay.io.output import refuse_overwriting_inputs
     from assay.report.diff_text import render_diff_text

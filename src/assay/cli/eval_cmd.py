@@ -86,7 +86,11 @@ def eval_command(
     no_per_question_json: bool,
     results_dir: Path | None,
 ) -> None:
-    """Score prediction files against a long-document QA benchmark's gold files."""
+    """Score prediction files against a long-document QA benchmark's gold files.
+
+    Gold comes from --data-dir or --gold-files (more gold files may follow as
+    arguments: --gold-files A.jsonl B.jsonl); one system per prediction file.
+    """
     from assay.report.files import write_outputs
     from assay.report.terminal import accounting_line, provenance_lines, release_summary
 

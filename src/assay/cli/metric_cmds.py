@@ -75,7 +75,10 @@ def score_command(
     normalizer: str | None,
     raw_options: tuple[str, ...],
 ) -> None:
-    """Score one prediction (or a JSONL file of pairs) with METRIC."""
+    """Score one prediction (or a JSONL file of pairs) with METRIC.
+
+    METRIC is a registered name or alias (list them with `assay metrics`).
+    """
     options: dict[str, Any] = parse_options(raw_options)
     options.update(parse_extra_options(ctx.args))
     options.update({k: v for k, v in (("tokenizer", tokenizer), ("normalizer", normalizer)) if v})
