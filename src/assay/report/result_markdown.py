@@ -134,7 +134,12 @@ def render_result_markdown(document: dict[str, Any]) -> str:
     ci = f"{document['statistics']['confidence']:.0%}"
     parts.append(render_leaderboard(leaderboard_rows(document), title=f"Leaderboard ({metric})"))
     parts.append("".join(f"- {escape_cell(note)}\n" for note in _notes(document)))
-    parts.append(f"## Pairwise differences ({metric}, {ci} CI)\n\n" + pairwise_table(document))
+    pairwise = (
+        pairwise_table(document)
+        if document["comparison"]["pairs"]
+        else "One system: nothing to compare pairwise.\n"
+    )
+    parts.append(f"## Pairwise differences ({metric}, {ci} CI)\n\n" + pairwise)
     parts.append("## Accounting\n\n" + accounting_table(document))
     parts.append(f"## Slices ({metric}, mean [{ci} CI])\n")
     dims = [d for d in SLICE_DIMENSIONS if d in document["slices"]]
