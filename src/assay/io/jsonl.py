@@ -13,11 +13,13 @@ from assay.errors import InputFileError
 
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """``object_pairs_hook``: a key given twice would silently lose the first value."""
-    result: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
-            raise _DuplicateKeyError(key)
-        result[key] = value
+    result = dict(pairs)
+    if len(result) != len(pairs):  # rare: find the first repeated key for the message
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKeyError(key)
+            seen.add(key)
     return result
 
 
@@ -38,6 +40,10 @@ class _ConstantError(ValueError):
         self.name = name
 
 
+# One decoder for every call: ``json.loads`` with hooks would build a new one each time.
+_DECODER = json.JSONDecoder(object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant)
+
+
 def loads_strict(text: str, path: str | Path, line: int | None) -> Any:
     """Parse JSON text; reject duplicate keys and NaN/Infinity, naming file and line.
 
@@ -52,7 +58,7 @@ def loads_strict(text: str, path: str | Path, line: int | None) -> Any:
             nesting too deep for the parser.
     """
     try:
-        return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant)
+        return _DECODER.decode(text)
     except json.JSONDecodeError as exc:
         hint = "fix or remove the line" if line is not None else "fix the file"
         raise InputFileError(
