@@ -38,8 +38,9 @@ def _text(x: float, y: float, text: str, anchor: str = "start", extra: str = "")
 
 
 def _svg(width: float, height: float, label: str, body: list[str]) -> str:
+    # Inline SVG in HTML needs no xmlns; leaving it out keeps the file free of any URL.
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="plot" role="img" '
+        f'<svg class="plot" role="img" '
         f'aria-label="{escape(label)}" width="{_f(width)}" height="{_f(height)}" '
         f'viewBox="0 0 {_f(width)} {_f(height)}">' + "".join(body) + "</svg>"
     )
