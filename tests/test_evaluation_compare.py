@@ -58,7 +58,7 @@ def test_clustered_interval_by_hand(document: dict[str, Any]) -> None:
     # 5/6 + 4.3027 * 0.1273 = 1.381 > 1: the upper bound is cut to 1 and says so.
     assert estimate["upper"] == 1.0 and estimate["clipped"] is True
     direct = clustered_mean_interval(VECTORS["alpha"], CLUSTERS).to_dict()
-    assert estimate == {**direct, "upper": 1.0, "clipped": True}
+    assert estimate == {**direct, "upper": 1.0, "clipped": True, "interval_method": "t"}
 
 
 def test_wilson_by_hand(document: dict[str, Any]) -> None:
@@ -152,3 +152,16 @@ def test_intervals_are_cut_to_the_unit_range() -> None:
     assert mean_estimate([0.4, 0.6], None, 0.95)["mean"] == 0.5
     inside = mean_estimate([0.5] * 3 + [0.6] * 3, None, 0.95)
     assert inside["clipped"] is False and 0.0 < inside["lower"] < inside["upper"] < 1.0
+
+
+def test_zero_spread_binary_sample_gets_a_wilson_interval() -> None:
+    from assay.evaluation.compare import mean_estimate
+
+    # [1, 1]: SE 0, so a t interval would be [1, 1]. Wilson for k=2, n=2, z=1.959964:
+    # denominator 1 + z²/2 = 2.920729; centre (1 + z²/4) / 2.920729 = 0.671190;
+    # half z / 2.920729 * sqrt(z² / 16) = 0.328810 -> [0.342380, 1].
+    estimate = mean_estimate([1.0, 1.0], None, 0.95)
+    assert estimate["interval_method"] == "wilson" and estimate["mean"] == 1.0
+    assert estimate["lower"] == pytest.approx(0.342380, abs=2e-6) and estimate["upper"] == 1.0
+    # Scores that are not 0/1 keep the t interval even with no spread.
+    assert mean_estimate([0.5, 0.5], None, 0.95)["interval_method"] == "t"

@@ -95,14 +95,21 @@ def mean_estimate(
 
     Every score lies in [0, 1], so the interval is cut to [0, 1]; ``clipped`` says
     whether the cut changed a bound (the unclipped bounds follow from mean ± t·SE).
+    A 0/1 sample with no spread (all 0 or all 1) has SE 0, which would claim a
+    zero-width interval; it gets the Wilson interval of k/n instead, and
+    ``interval_method`` says which interval the bounds are.
     """
-    from assay.stats import clustered_mean_interval, mean_interval
+    from assay.stats import clustered_mean_interval, mean_interval, wilson_interval
 
     if clusters is None:
         estimate = mean_interval(values, confidence=confidence).to_dict()
     else:
         estimate = clustered_mean_interval(values, clusters, confidence=confidence).to_dict()
-    return clip_to_unit(estimate)
+    estimate = {**clip_to_unit(estimate), "interval_method": "t"}
+    if estimate["se"] == 0.0 and _is_binary(values):
+        rate = wilson_interval(int(sum(values)), len(values), confidence)
+        estimate.update(lower=rate.lower, upper=rate.upper, interval_method="wilson")
+    return estimate
 
 
 def clip_to_unit(estimate: dict[str, Any]) -> dict[str, Any]:
@@ -268,7 +275,8 @@ def statistics_settings(options: CompareOptions, clustered: bool) -> dict[str, A
         "alpha": options.alpha,
         "power": POWER,
         "ranking_metric": options.metric,
-        "mean_interval": f"t interval cut to [0, 1]; standard error {se}",
+        "mean_interval": "t interval cut to [0, 1] (Wilson for a 0/1 group with no spread); "
+        f"standard error {se}",
         "se_method": "clustered" if clustered else "iid",
         "rate_interval": "wilson (accuracy, when every score is 0 or 1)",
         "paired_test": options.method,
