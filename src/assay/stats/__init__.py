@@ -6,9 +6,13 @@ library, NumPy and :mod:`assay.errors`. Random procedures take an explicit seed
 
 * :mod:`assay.stats.intervals` — mean with SE and t interval, clustered SE, Wilson.
 * :mod:`assay.stats.bootstrap` — seeded bootstrap of corpus/ratio statistics.
-* :mod:`assay.stats.paired` — paired difference, paired bootstrap, approximate
-  randomisation, McNemar, Holm, minimum detectable difference, tie groups,
-  and :func:`compare_systems` (all pairs, Holm-adjusted, tie groups).
+* :mod:`assay.stats.paired` — paired tests: paired difference, minimum detectable
+  difference, paired bootstrap, approximate randomisation.
+* :mod:`assay.stats.exact` — exact paired test for 0/1 scores (McNemar).
+* :mod:`assay.stats.correction` — multiple-comparison correction (Holm).
+* :mod:`assay.stats.ties` — tie groups of ranked systems.
+* :mod:`assay.stats.comparison` — :func:`compare_systems` (all pairs,
+  Holm-adjusted, tie groups).
 
 Every result is a frozen dataclass with ``to_dict()``. Missing numbers are
 ``None`` with a ``status`` of ``"empty"`` (no items) or ``"not_available"``
@@ -22,6 +26,9 @@ from assay.stats.bootstrap import (
     bootstrap,
     ratio_reducer,
 )
+from assay.stats.comparison import PairComparison, SystemComparison, compare_systems
+from assay.stats.correction import HolmResult, holm
+from assay.stats.exact import McNemarResult, mcnemar_exact
 from assay.stats.intervals import (
     MeanEstimate,
     RateEstimate,
@@ -30,22 +37,14 @@ from assay.stats.intervals import (
     wilson_interval,
 )
 from assay.stats.paired import (
-    HolmResult,
-    McNemarResult,
-    PairComparison,
     PairedDifference,
     PairedTestResult,
-    SystemComparison,
-    TieGroups,
-    compare_systems,
-    holm,
-    mcnemar_exact,
     minimum_detectable_difference,
     paired_approximate_randomization,
     paired_bootstrap,
     paired_difference,
-    tie_groups,
 )
+from assay.stats.ties import TieGroups, tie_groups
 
 __all__ = [
     "DEFAULT_SEED",

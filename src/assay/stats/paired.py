@@ -1,4 +1,4 @@
-"""Paired comparison of systems scored on the same items.
+"""Paired tests of two systems scored on the same items.
 
 * :func:`paired_difference` — mean of per-item differences ``d_i = a_i - b_i`` with
   ``SE = sd(d) / sqrt(n)`` (n - 1), a t interval on n - 1 degrees of freedom, the
@@ -23,28 +23,24 @@
     gives p = 1/(trials + 1) whenever one system wins every discordant item,
     however few there are. Counting ties is the conservative Monte-Carlo
     definition (Noreen 1989); :func:`compare_systems` exposes the choice.
-* :func:`mcnemar_exact` — exact two-sided McNemar test for 0/1 scores: with ``b``
-  items only system a gets right and ``c`` only b, ``p = min(1, 2 * sum_{i <= min(b, c)}
-  C(b + c, i) / 2^(b + c))``.
-* :func:`holm` — Holm's step-down adjustment: sorted ``p_(1) <= ... <= p_(m)``,
-  ``adj_(i) = max_{j <= i} min(1, (m - j + 1) p_(j))``.
-* :func:`tie_groups` — walking systems best-first, a system starts a new rank group
-  only if its difference from the next-better system is significant (``p <= alpha``).
+
+:mod:`assay.stats.exact` holds the exact test for 0/1 scores (McNemar);
+:mod:`assay.stats.correction` the multiple-comparison correction,
+:mod:`assay.stats.ties` the tie groups and :mod:`assay.stats.comparison` the
+all-pairs comparison of many systems built from these pieces.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from assay.errors import InvalidInputError, InvalidOptionError
+from assay.errors import InvalidInputError
 from assay.stats._common import (
     DEFAULT_SEED,
     EMPTY,
@@ -57,7 +53,6 @@ from assay.stats._common import (
     check_probability,
     check_same_length,
     check_seed,
-    finite_or_none,
     record_dict,
 )
 from assay.stats._dist import normal_quantile
@@ -161,90 +156,6 @@ class PairedTestResult:
 
     def to_dict(self) -> dict[str, Any]:
         """Return the canonical JSON form (sorted keys, seed and n_resamples included)."""
-        return record_dict(self)
-
-
-@dataclass(frozen=True, slots=True)
-class McNemarResult:
-    """Exact McNemar test for two systems' 0/1 scores on the same items.
-
-    Attributes:
-        n: number of paired items.
-        both: items both systems got right.
-        a_only: items only system a got right.
-        b_only: items only system b got right.
-        neither: items neither got right.
-        p_value: exact two-sided p-value (1.0 when there are no discordant items;
-            ``None`` when there are no items).
-        method: ``"exact_binomial"``.
-        status: ``"ok"`` or ``"empty"``.
-    """
-
-    n: int
-    both: int
-    a_only: int
-    b_only: int
-    neither: int
-    p_value: float | None
-    method: str
-    status: str
-
-    def to_dict(self) -> dict[str, Any]:
-        """Return the canonical JSON form (sorted keys)."""
-        return record_dict(self)
-
-
-@dataclass(frozen=True, slots=True)
-class HolmResult:
-    """Holm-adjusted p-values, in the order the raw p-values were given.
-
-    Attributes:
-        p_values: the raw p-values.
-        adjusted: Holm-adjusted p-values (same order).
-        reject: whether each hypothesis is rejected at ``alpha`` (adjusted p <= alpha).
-        alpha: family-wise error rate.
-    """
-
-    p_values: tuple[float, ...]
-    adjusted: tuple[float, ...]
-    reject: tuple[bool, ...]
-    alpha: float
-
-    def to_dict(self) -> dict[str, Any]:
-        """Return the canonical JSON form (sorted keys)."""
-        return record_dict(self)
-
-
-@dataclass(frozen=True, slots=True)
-class TieGroups:
-    """Rank groups of systems ordered best first.
-
-    Attributes:
-        systems: system names, best first.
-        groups: 1-based rank group of each system (parallel to ``systems``).
-        members: the systems of each group, group 1 first.
-        p_next_better: p-value of each system against the next-better one
-            (``None`` for the first).
-        alpha: significance level separating groups.
-    """
-
-    systems: tuple[str, ...]
-    groups: tuple[int, ...]
-    members: tuple[tuple[str, ...], ...]
-    p_next_better: tuple[float | None, ...]
-    alpha: float
-
-    def group_of(self, system: str) -> int:
-        """Return the rank group of ``system``."""
-        try:
-            return self.groups[self.systems.index(system)]
-        except ValueError:
-            raise InvalidInputError(
-                f"unknown system {system!r}; known: {', '.join(self.systems)}."
-            ) from None
-
-    def to_dict(self) -> dict[str, Any]:
-        """Return the canonical JSON form (sorted keys)."""
         return record_dict(self)
 
 
@@ -561,310 +472,3 @@ def _shuffled_differences(
         _check_defined(np.concatenate([pseudo_a, pseudo_b]), "approximate_randomization")
         out[start:stop] = np.abs(pseudo_a - pseudo_b)
     return out
-
-
-def _binary(values: ArrayLike, name: str) -> FloatArray:
-    """Return 0/1 scores as floats, refusing anything else."""
-    array = as_values(values, name)
-    if array.size and not np.isin(array, (0.0, 1.0)).all():
-        bad = int(np.flatnonzero(~np.isin(array, (0.0, 1.0)))[0])
-        raise InvalidInputError(
-            f"{name}: McNemar's test needs 0/1 scores, item {bad} is {array[bad]!r}; "
-            "use paired_approximate_randomization for graded scores."
-        )
-    return array
-
-
-def _binomial_two_sided(small: int, total: int) -> float:
-    """Return ``min(1, 2 * P(X <= small))`` for ``X ~ Binomial(total, 1/2)``, exactly."""
-    term, tail = 1, 0
-    for i in range(small + 1):
-        tail += term
-        term = term * (total - i) // (i + 1)
-    return float(min(Fraction(1), Fraction(2 * tail, 2**total)))
-
-
-def mcnemar_exact(a: ArrayLike, b: ArrayLike) -> McNemarResult:
-    """Exact two-sided McNemar test for two systems' 0/1 scores on the same items.
-
-    Raises:
-        InvalidInputError: lengths differ or a score is not 0 or 1.
-    """
-    xa, xb = _binary(a, "a"), _binary(b, "b")
-    check_same_length(xa, xb)
-    n = int(xa.size)
-    a_only = int(np.sum((xa == 1) & (xb == 0)))
-    b_only = int(np.sum((xa == 0) & (xb == 1)))
-    both = int(np.sum((xa == 1) & (xb == 1)))
-    neither = n - a_only - b_only - both
-    if n == 0:
-        return McNemarResult(0, 0, 0, 0, 0, None, "exact_binomial", EMPTY)
-    p_value = _binomial_two_sided(min(a_only, b_only), a_only + b_only)
-    return McNemarResult(n, both, a_only, b_only, neither, p_value, "exact_binomial", OK)
-
-
-def holm(p_values: Sequence[float], *, alpha: float = 0.05) -> HolmResult:
-    """Holm's step-down adjustment of a family of p-values (all pairs of systems).
-
-    Raises:
-        InvalidInputError: a p-value is not a number in [0, 1].
-    """
-    alpha = check_probability(alpha, "alpha")
-    raw = as_values(list(p_values), "p_values")
-    if raw.size and ((raw < 0).any() or (raw > 1).any()):
-        raise InvalidInputError(f"p_values must lie in [0, 1], got {raw.tolist()}.")
-    m = int(raw.size)
-    order = sorted(range(m), key=lambda i: (raw[i], i))
-    adjusted = [0.0] * m
-    running = 0.0
-    for rank, index in enumerate(order):
-        running = max(running, min(1.0, (m - rank) * float(raw[index])))
-        adjusted[index] = running
-    reject = tuple(p <= alpha for p in adjusted)  # statsmodels' convention: reject at p <= alpha
-    return HolmResult(tuple(float(p) for p in raw), tuple(adjusted), reject, alpha)
-
-
-def _pair_p(p_values: Mapping[tuple[str, str], float], x: str, y: str) -> float:
-    """Look up the p-value of a pair in either order."""
-    for key in ((x, y), (y, x)):
-        if key in p_values:
-            value = float(p_values[key])
-            if not 0.0 <= value <= 1.0:
-                raise InvalidInputError(f"p-value of {key} must lie in [0, 1], got {value}.")
-            return value
-    raise InvalidInputError(
-        f"no p-value for the pair ({x!r}, {y!r}); pass p_values keyed by (system, system)."
-    )
-
-
-def tie_groups(
-    ranked: Sequence[str],
-    p_values: Mapping[tuple[str, str], float],
-    *,
-    alpha: float = 0.05,
-) -> TieGroups:
-    """Group systems whose difference from the next-better system is not significant.
-
-    Args:
-        ranked: system names sorted best first.
-        p_values: p-value per pair keyed ``(x, y)`` in either order (pass
-            Holm-adjusted p-values to control the family-wise error rate);
-            only adjacent pairs are read.
-        alpha: significance level: ``p <= alpha`` (significant, as in :func:`holm`)
-            starts a new group.
-
-    Returns:
-        :class:`TieGroups` with 1-based group numbers (group 1 holds the best system).
-    """
-    alpha = check_probability(alpha, "alpha")
-    systems = tuple(str(s) for s in ranked)
-    if len(set(systems)) != len(systems):
-        raise InvalidInputError(f"ranked: system names must be unique, got {list(systems)}.")
-    groups: list[int] = []
-    p_next: list[float | None] = []
-    for position, system in enumerate(systems):
-        if position == 0:
-            groups.append(1)
-            p_next.append(None)
-            continue
-        p = _pair_p(p_values, systems[position - 1], system)
-        p_next.append(p)
-        groups.append(groups[-1] + 1 if p <= alpha else groups[-1])
-    members = tuple(
-        tuple(s for s, g in zip(systems, groups, strict=True) if g == group)
-        for group in sorted(set(groups))
-    )
-    return TieGroups(systems, tuple(groups), members, tuple(p_next), alpha)
-
-
-PAIRED_TESTS = ("approximate_randomization", "paired_bootstrap")
-
-
-@dataclass(frozen=True, slots=True)
-class PairComparison:
-    """One pair of systems in a :class:`SystemComparison` (``a`` ranked above ``b``).
-
-    Attributes:
-        a: the better-ranked system.
-        b: the other system.
-        test: the paired test of ``a`` vs ``b``.
-        p_holm: Holm-adjusted p-value across all pairs (``None`` when not available).
-        difference: analytic paired difference of per-item means (1-D per-item
-            scores only; ``None`` for corpus statistics with a reducer).
-    """
-
-    a: str
-    b: str
-    test: PairedTestResult
-    p_holm: float | None
-    difference: PairedDifference | None
-
-    def to_dict(self) -> dict[str, Any]:
-        """Return the canonical JSON form (sorted keys)."""
-        return record_dict(self)
-
-
-@dataclass(frozen=True, slots=True)
-class SystemComparison:
-    """All-pairs paired comparison of systems on the same items, with tie groups.
-
-    Attributes:
-        systems: system names ranked best first (ties in score broken by name).
-        scores: each system's statistic on all items (parallel to ``systems``).
-        pairs: every pair ``(systems[i], systems[j])`` with ``i < j``, in that order.
-        ties: rank groups from the Holm-adjusted p-values of adjacent systems.
-        method: the paired test used.
-        n_resamples: resamples or trials per pair.
-        seed: the seed used for every pair (each pair's p-value does not depend on
-            which other systems are compared).
-        alpha: family-wise significance level.
-        higher_is_better: ranking direction.
-    """
-
-    systems: tuple[str, ...]
-    scores: tuple[float | None, ...]
-    pairs: tuple[PairComparison, ...]
-    ties: TieGroups
-    method: str
-    n_resamples: int
-    seed: int
-    alpha: float
-    higher_is_better: bool
-
-    def to_dict(self) -> dict[str, Any]:
-        """Return the canonical JSON form (sorted keys, seed and n_resamples included)."""
-        return record_dict(self)
-
-
-def _rank(scores: Mapping[str, float | None], higher_is_better: bool) -> list[str]:
-    """Return names best first; systems without a score go last; ties broken by name."""
-    sign = -1.0 if higher_is_better else 1.0
-
-    def key(name: str) -> tuple[bool, float, str]:
-        value = scores[name]
-        return (value is None, 0.0 if value is None else sign * value, name)
-
-    return sorted(scores, key=key)
-
-
-def _run_test(
-    method: str,
-    a: Any,
-    b: Any,
-    reducer: Reducer | None,
-    n_resamples: int,
-    seed: int,
-    ties_count: bool = False,
-) -> PairedTestResult:
-    """Run the named paired test of ``a`` vs ``b``."""
-    if method == "paired_bootstrap":
-        return paired_bootstrap(
-            a, b, reducer, n_resamples=n_resamples, seed=seed, ties_count=ties_count
-        )
-    return paired_approximate_randomization(
-        a, b, reducer, n_trials=n_resamples, seed=seed, ties_count=ties_count
-    )
-
-
-def compare_systems(
-    stats: Mapping[str, ArrayLike],
-    reducer: Reducer | None = None,
-    *,
-    method: str = "approximate_randomization",
-    n_resamples: int | None = None,
-    seed: int = DEFAULT_SEED,
-    alpha: float = 0.05,
-    higher_is_better: bool = True,
-    ties_count: bool = False,
-) -> SystemComparison:
-    """Compare every pair of systems scored on the same items and group ties.
-
-    Args:
-        stats: per system, its per-item values (1-D) or sufficient statistics,
-            all for the same items in the same order.
-        reducer: vectorised map from summed statistics to scores (``None``: the mean).
-        method: ``"approximate_randomization"`` (default) or ``"paired_bootstrap"``.
-        n_resamples: trials/resamples per pair (default 10000 for AR, 1000 for bootstrap).
-        seed: seed used for every pair.
-        alpha: family-wise level; Holm-adjusted ``p <= alpha`` separates rank groups.
-        higher_is_better: whether larger scores rank first.
-        ties_count: count resampled statistics ``>=`` the observed one (the
-            conservative rule for discrete per-item scores; default ``>`` as sacrebleu).
-
-    Returns:
-        A :class:`SystemComparison`. When p-values are not available (fewer than two
-        items), adjacent systems are reported as tied: no evidence separates them.
-    """
-    n_resamples = _check_method(method, n_resamples)
-    seed, alpha = check_seed(seed), check_probability(alpha, "alpha")
-    prepared, scores = _system_scores(stats, reducer)
-    ranked = _rank(scores, higher_is_better)
-    tests = [
-        (x, y, _run_test(method, prepared[x], prepared[y], reducer, n_resamples, seed, ties_count))
-        for i, x in enumerate(ranked)
-        for y in ranked[i + 1 :]
-    ]
-    adjusted = _holm_or_none([t.p_value for _, _, t in tests], alpha)
-    pairs = tuple(
-        PairComparison(x, y, test, p_holm, _analytic(prepared[x], prepared[y], reducer))
-        for (x, y, test), p_holm in zip(tests, adjusted, strict=True)
-    )
-    lookup = {(p.a, p.b): 1.0 if p.p_holm is None else p.p_holm for p in pairs}
-    return SystemComparison(
-        systems=tuple(ranked),
-        scores=tuple(scores[name] for name in ranked),
-        pairs=pairs,
-        ties=tie_groups(ranked, lookup, alpha=alpha),
-        method=method,
-        n_resamples=n_resamples,
-        seed=seed,
-        alpha=alpha,
-        higher_is_better=bool(higher_is_better),
-    )
-
-
-def _check_method(method: str, n_resamples: int | None) -> int:
-    """Validate the test name and return the resample count (its default if ``None``)."""
-    if method not in PAIRED_TESTS:
-        raise InvalidOptionError(
-            f"method must be one of {', '.join(PAIRED_TESTS)}, got {method!r}."
-        )
-    if n_resamples is None:
-        ar = method == "approximate_randomization"
-        return DEFAULT_AR_TRIALS if ar else DEFAULT_BOOTSTRAP_RESAMPLES
-    return check_count(n_resamples, "n_resamples", minimum=2)
-
-
-def _system_scores(
-    stats: Mapping[str, ArrayLike], reducer: Reducer | None
-) -> tuple[dict[str, FloatArray], dict[str, float | None]]:
-    """Validate every system's statistics and compute its score on all items."""
-    if not stats:
-        raise InvalidInputError("compare_systems: no systems given; pass {name: per-item scores}.")
-    prepared: dict[str, FloatArray] = {}
-    scores: dict[str, float | None] = {}
-    for name, values in stats.items():
-        array, reduce = prepare(values, reducer, f"stats[{name!r}]")
-        first = next(iter(prepared.values()), array)
-        if array.shape != first.shape:
-            raise InvalidInputError(
-                f"stats[{name!r}] has shape {array.shape} but the first system has "
-                f"{first.shape}; every system must be scored on the same items."
-            )
-        prepared[str(name)] = array
-        scores[str(name)] = finite_or_none(full_score(array, reduce)) if array.shape[0] else None
-    return prepared, scores
-
-
-def _holm_or_none(p_values: list[float | None], alpha: float) -> list[float | None]:
-    """Holm-adjust the p-values, or return ``None`` for all when any is unavailable."""
-    if any(p is None for p in p_values):
-        return [None] * len(p_values)
-    return list(holm([p for p in p_values if p is not None], alpha=alpha).adjusted)
-
-
-def _analytic(a: FloatArray, b: FloatArray, reducer: Reducer | None) -> PairedDifference | None:
-    """Return the analytic paired difference for 1-D per-item means, else ``None``."""
-    if reducer is not None or a.shape[1] != 1:
-        return None
-    return paired_difference(a[:, 0], b[:, 0])

@@ -1,0 +1,230 @@
+"""All-pairs comparison of systems scored on the same items, with tie groups.
+
+:func:`compare_systems` ranks the systems by their statistic on all items, runs
+the chosen paired test (:mod:`assay.stats.paired`) for every pair, adjusts the
+p-values with Holm (:mod:`assay.stats.correction`) and groups systems whose
+adjacent difference is not significant (:mod:`assay.stats.ties`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from numpy.typing import ArrayLike
+
+from assay.errors import InvalidInputError, InvalidOptionError
+from assay.stats._common import (
+    DEFAULT_SEED,
+    FloatArray,
+    check_count,
+    check_probability,
+    check_seed,
+    finite_or_none,
+    record_dict,
+)
+from assay.stats.bootstrap import Reducer, full_score, prepare
+from assay.stats.correction import holm
+from assay.stats.paired import (
+    DEFAULT_AR_TRIALS,
+    DEFAULT_BOOTSTRAP_RESAMPLES,
+    PairedDifference,
+    PairedTestResult,
+    paired_approximate_randomization,
+    paired_bootstrap,
+    paired_difference,
+)
+from assay.stats.ties import TieGroups, tie_groups
+
+PAIRED_TESTS = ("approximate_randomization", "paired_bootstrap")
+
+
+@dataclass(frozen=True, slots=True)
+class PairComparison:
+    """One pair of systems in a :class:`SystemComparison` (``a`` ranked above ``b``).
+
+    Attributes:
+        a: the better-ranked system.
+        b: the other system.
+        test: the paired test of ``a`` vs ``b``.
+        p_holm: Holm-adjusted p-value across all pairs (``None`` when not available).
+        difference: analytic paired difference of per-item means (1-D per-item
+            scores only; ``None`` for corpus statistics with a reducer).
+    """
+
+    a: str
+    b: str
+    test: PairedTestResult
+    p_holm: float | None
+    difference: PairedDifference | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the canonical JSON form (sorted keys)."""
+        return record_dict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class SystemComparison:
+    """All-pairs paired comparison of systems on the same items, with tie groups.
+
+    Attributes:
+        systems: system names ranked best first (ties in score broken by name).
+        scores: each system's statistic on all items (parallel to ``systems``).
+        pairs: every pair ``(systems[i], systems[j])`` with ``i < j``, in that order.
+        ties: rank groups from the Holm-adjusted p-values of adjacent systems.
+        method: the paired test used.
+        n_resamples: resamples or trials per pair.
+        seed: the seed used for every pair (each pair's p-value does not depend on
+            which other systems are compared).
+        alpha: family-wise significance level.
+        higher_is_better: ranking direction.
+    """
+
+    systems: tuple[str, ...]
+    scores: tuple[float | None, ...]
+    pairs: tuple[PairComparison, ...]
+    ties: TieGroups
+    method: str
+    n_resamples: int
+    seed: int
+    alpha: float
+    higher_is_better: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the canonical JSON form (sorted keys, seed and n_resamples included)."""
+        return record_dict(self)
+
+
+def _rank(scores: Mapping[str, float | None], higher_is_better: bool) -> list[str]:
+    """Return names best first; systems without a score go last; ties broken by name."""
+    sign = -1.0 if higher_is_better else 1.0
+
+    def key(name: str) -> tuple[bool, float, str]:
+        value = scores[name]
+        return (value is None, 0.0 if value is None else sign * value, name)
+
+    return sorted(scores, key=key)
+
+
+def _run_test(
+    method: str,
+    a: Any,
+    b: Any,
+    reducer: Reducer | None,
+    n_resamples: int,
+    seed: int,
+    ties_count: bool = False,
+) -> PairedTestResult:
+    """Run the named paired test of ``a`` vs ``b``."""
+    if method == "paired_bootstrap":
+        return paired_bootstrap(
+            a, b, reducer, n_resamples=n_resamples, seed=seed, ties_count=ties_count
+        )
+    return paired_approximate_randomization(
+        a, b, reducer, n_trials=n_resamples, seed=seed, ties_count=ties_count
+    )
+
+
+def compare_systems(
+    stats: Mapping[str, ArrayLike],
+    reducer: Reducer | None = None,
+    *,
+    method: str = "approximate_randomization",
+    n_resamples: int | None = None,
+    seed: int = DEFAULT_SEED,
+    alpha: float = 0.05,
+    higher_is_better: bool = True,
+    ties_count: bool = False,
+) -> SystemComparison:
+    """Compare every pair of systems scored on the same items and group ties.
+
+    Args:
+        stats: per system, its per-item values (1-D) or sufficient statistics,
+            all for the same items in the same order.
+        reducer: vectorised map from summed statistics to scores (``None``: the mean).
+        method: ``"approximate_randomization"`` (default) or ``"paired_bootstrap"``.
+        n_resamples: trials/resamples per pair (default 10000 for AR, 1000 for bootstrap).
+        seed: seed used for every pair.
+        alpha: family-wise level; Holm-adjusted ``p <= alpha`` separates rank groups.
+        higher_is_better: whether larger scores rank first.
+        ties_count: count resampled statistics ``>=`` the observed one (the
+            conservative rule for discrete per-item scores; default ``>`` as sacrebleu).
+
+    Returns:
+        A :class:`SystemComparison`. When p-values are not available (fewer than two
+        items), adjacent systems are reported as tied: no evidence separates them.
+    """
+    n_resamples = _check_method(method, n_resamples)
+    seed, alpha = check_seed(seed), check_probability(alpha, "alpha")
+    prepared, scores = _system_scores(stats, reducer)
+    ranked = _rank(scores, higher_is_better)
+    tests = [
+        (x, y, _run_test(method, prepared[x], prepared[y], reducer, n_resamples, seed, ties_count))
+        for i, x in enumerate(ranked)
+        for y in ranked[i + 1 :]
+    ]
+    adjusted = _holm_or_none([t.p_value for _, _, t in tests], alpha)
+    pairs = tuple(
+        PairComparison(x, y, test, p_holm, _analytic(prepared[x], prepared[y], reducer))
+        for (x, y, test), p_holm in zip(tests, adjusted, strict=True)
+    )
+    lookup = {(p.a, p.b): 1.0 if p.p_holm is None else p.p_holm for p in pairs}
+    return SystemComparison(
+        systems=tuple(ranked),
+        scores=tuple(scores[name] for name in ranked),
+        pairs=pairs,
+        ties=tie_groups(ranked, lookup, alpha=alpha),
+        method=method,
+        n_resamples=n_resamples,
+        seed=seed,
+        alpha=alpha,
+        higher_is_better=bool(higher_is_better),
+    )
+
+
+def _check_method(method: str, n_resamples: int | None) -> int:
+    """Validate the test name and return the resample count (its default if ``None``)."""
+    if method not in PAIRED_TESTS:
+        raise InvalidOptionError(
+            f"method must be one of {', '.join(PAIRED_TESTS)}, got {method!r}."
+        )
+    if n_resamples is None:
+        ar = method == "approximate_randomization"
+        return DEFAULT_AR_TRIALS if ar else DEFAULT_BOOTSTRAP_RESAMPLES
+    return check_count(n_resamples, "n_resamples", minimum=2)
+
+
+def _system_scores(
+    stats: Mapping[str, ArrayLike], reducer: Reducer | None
+) -> tuple[dict[str, FloatArray], dict[str, float | None]]:
+    """Validate every system's statistics and compute its score on all items."""
+    if not stats:
+        raise InvalidInputError("compare_systems: no systems given; pass {name: per-item scores}.")
+    prepared: dict[str, FloatArray] = {}
+    scores: dict[str, float | None] = {}
+    for name, values in stats.items():
+        array, reduce = prepare(values, reducer, f"stats[{name!r}]")
+        first = next(iter(prepared.values()), array)
+        if array.shape != first.shape:
+            raise InvalidInputError(
+                f"stats[{name!r}] has shape {array.shape} but the first system has "
+                f"{first.shape}; every system must be scored on the same items."
+            )
+        prepared[str(name)] = array
+        scores[str(name)] = finite_or_none(full_score(array, reduce)) if array.shape[0] else None
+    return prepared, scores
+
+
+def _holm_or_none(p_values: list[float | None], alpha: float) -> list[float | None]:
+    """Holm-adjust the p-values, or return ``None`` for all when any is unavailable."""
+    if any(p is None for p in p_values):
+        return [None] * len(p_values)
+    return list(holm([p for p in p_values if p is not None], alpha=alpha).adjusted)
+
+
+def _analytic(a: FloatArray, b: FloatArray, reducer: Reducer | None) -> PairedDifference | None:
+    """Return the analytic paired difference for 1-D per-item means, else ``None``."""
+    if reducer is not None or a.shape[1] != 1:
+        return None
+    return paired_difference(a[:, 0], b[:, 0])

@@ -1,0 +1,88 @@
+"""Exact paired test for 0/1 scores.
+
+* :func:`mcnemar_exact` — exact two-sided McNemar test for 0/1 scores: with ``b``
+  items only system a gets right and ``c`` only b, ``p = min(1, 2 * sum_{i <= min(b, c)}
+  C(b + c, i) / 2^(b + c))``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from assay.errors import InvalidInputError
+from assay.stats._common import EMPTY, OK, FloatArray, as_values, check_same_length, record_dict
+
+
+@dataclass(frozen=True, slots=True)
+class McNemarResult:
+    """Exact McNemar test for two systems' 0/1 scores on the same items.
+
+    Attributes:
+        n: number of paired items.
+        both: items both systems got right.
+        a_only: items only system a got right.
+        b_only: items only system b got right.
+        neither: items neither got right.
+        p_value: exact two-sided p-value (1.0 when there are no discordant items;
+            ``None`` when there are no items).
+        method: ``"exact_binomial"``.
+        status: ``"ok"`` or ``"empty"``.
+    """
+
+    n: int
+    both: int
+    a_only: int
+    b_only: int
+    neither: int
+    p_value: float | None
+    method: str
+    status: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the canonical JSON form (sorted keys)."""
+        return record_dict(self)
+
+
+def _binary(values: ArrayLike, name: str) -> FloatArray:
+    """Return 0/1 scores as floats, refusing anything else."""
+    array = as_values(values, name)
+    if array.size and not np.isin(array, (0.0, 1.0)).all():
+        bad = int(np.flatnonzero(~np.isin(array, (0.0, 1.0)))[0])
+        raise InvalidInputError(
+            f"{name}: McNemar's test needs 0/1 scores, item {bad} is {array[bad]!r}; "
+            "use paired_approximate_randomization for graded scores."
+        )
+    return array
+
+
+def _binomial_two_sided(small: int, total: int) -> float:
+    """Return ``min(1, 2 * P(X <= small))`` for ``X ~ Binomial(total, 1/2)``, exactly."""
+    term, tail = 1, 0
+    for i in range(small + 1):
+        tail += term
+        term = term * (total - i) // (i + 1)
+    return float(min(Fraction(1), Fraction(2 * tail, 2**total)))
+
+
+def mcnemar_exact(a: ArrayLike, b: ArrayLike) -> McNemarResult:
+    """Exact two-sided McNemar test for two systems' 0/1 scores on the same items.
+
+    Raises:
+        InvalidInputError: lengths differ or a score is not 0 or 1.
+    """
+    xa, xb = _binary(a, "a"), _binary(b, "b")
+    check_same_length(xa, xb)
+    n = int(xa.size)
+    a_only = int(np.sum((xa == 1) & (xb == 0)))
+    b_only = int(np.sum((xa == 0) & (xb == 1)))
+    both = int(np.sum((xa == 1) & (xb == 1)))
+    neither = n - a_only - b_only - both
+    if n == 0:
+        return McNemarResult(0, 0, 0, 0, 0, None, "exact_binomial", EMPTY)
+    p_value = _binomial_two_sided(min(a_only, b_only), a_only + b_only)
+    return McNemarResult(n, both, a_only, b_only, neither, p_value, "exact_binomial", OK)

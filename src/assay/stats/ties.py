@@ -1,0 +1,100 @@
+"""Tie groups: rank groups of systems that no significant difference separates.
+
+* :func:`tie_groups` — walking systems best-first, a system starts a new rank group
+  only if its difference from the next-better system is significant (``p <= alpha``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from assay.errors import InvalidInputError
+from assay.stats._common import check_probability, record_dict
+
+
+@dataclass(frozen=True, slots=True)
+class TieGroups:
+    """Rank groups of systems ordered best first.
+
+    Attributes:
+        systems: system names, best first.
+        groups: 1-based rank group of each system (parallel to ``systems``).
+        members: the systems of each group, group 1 first.
+        p_next_better: p-value of each system against the next-better one
+            (``None`` for the first).
+        alpha: significance level separating groups.
+    """
+
+    systems: tuple[str, ...]
+    groups: tuple[int, ...]
+    members: tuple[tuple[str, ...], ...]
+    p_next_better: tuple[float | None, ...]
+    alpha: float
+
+    def group_of(self, system: str) -> int:
+        """Return the rank group of ``system``."""
+        try:
+            return self.groups[self.systems.index(system)]
+        except ValueError:
+            raise InvalidInputError(
+                f"unknown system {system!r}; known: {', '.join(self.systems)}."
+            ) from None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the canonical JSON form (sorted keys)."""
+        return record_dict(self)
+
+
+def _pair_p(p_values: Mapping[tuple[str, str], float], x: str, y: str) -> float:
+    """Look up the p-value of a pair in either order."""
+    for key in ((x, y), (y, x)):
+        if key in p_values:
+            value = float(p_values[key])
+            if not 0.0 <= value <= 1.0:
+                raise InvalidInputError(f"p-value of {key} must lie in [0, 1], got {value}.")
+            return value
+    raise InvalidInputError(
+        f"no p-value for the pair ({x!r}, {y!r}); pass p_values keyed by (system, system)."
+    )
+
+
+def tie_groups(
+    ranked: Sequence[str],
+    p_values: Mapping[tuple[str, str], float],
+    *,
+    alpha: float = 0.05,
+) -> TieGroups:
+    """Group systems whose difference from the next-better system is not significant.
+
+    Args:
+        ranked: system names sorted best first.
+        p_values: p-value per pair keyed ``(x, y)`` in either order (pass
+            Holm-adjusted p-values to control the family-wise error rate);
+            only adjacent pairs are read.
+        alpha: significance level: ``p <= alpha`` (significant, as in :func:`holm`)
+            starts a new group.
+
+    Returns:
+        :class:`TieGroups` with 1-based group numbers (group 1 holds the best system).
+    """
+    alpha = check_probability(alpha, "alpha")
+    systems = tuple(str(s) for s in ranked)
+    if len(set(systems)) != len(systems):
+        raise InvalidInputError(f"ranked: system names must be unique, got {list(systems)}.")
+    groups: list[int] = []
+    p_next: list[float | None] = []
+    for position, system in enumerate(systems):
+        if position == 0:
+            groups.append(1)
+            p_next.append(None)
+            continue
+        p = _pair_p(p_values, systems[position - 1], system)
+        p_next.append(p)
+        groups.append(groups[-1] + 1 if p <= alpha else groups[-1])
+    members = tuple(
+        tuple(s for s, g in zip(systems, groups, strict=True) if g == group)
+        for group in sorted(set(groups))
+    )
+    return TieGroups(systems, tuple(groups), members, tuple(p_next), alpha)
