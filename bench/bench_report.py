@@ -12,9 +12,9 @@ import time
 from assay.cli.demo_cmd import sample_dir
 from assay.evaluation.compare import CompareOptions, result_document
 from assay.evaluation.runs import SystemInput, evaluate
-from assay.report.html import render_html
-from assay.report.result_json import dumps_result
-from assay.report.result_markdown import render_result_markdown
+from assay.report.result.html import render_html
+from assay.report.result.json import dumps_result
+from assay.report.result.markdown import render_result_markdown
 from assay.structured.example import score_bundled_example
 
 

@@ -9,7 +9,7 @@ import time
 from dataclasses import replace
 
 from assay import score_structured
-from assay.report.structured_files import render_structured_json
+from assay.report.structured.files import render_structured_json
 from assay.structured.example import bundled_example_paths
 from assay.structured.items import attach_references, read_items
 

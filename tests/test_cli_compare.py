@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from assay.report.result_csv import render_result_csv
-from assay.report.result_markdown import render_result_markdown
+from assay.report.result.csv import render_result_csv
+from assay.report.result.markdown import render_result_markdown
 from cli_helpers import run
 from compare_helpers import GOLD_DIR, write_predictions
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from assay import score_structured
 from assay.errors import InputFileError
-from assay.report.structured_files import render_structured_json
+from assay.report.structured.files import render_structured_json
 from assay.stats.intervals import wilson_interval
 from assay.structured.contract import contract_from_schema
 from assay.structured.example import score_bundled_example

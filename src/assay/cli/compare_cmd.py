@@ -21,7 +21,7 @@ def compare_command(inputs: InputArgs, stats: StatsArgs) -> None:
     with per-question rows (statistics computed from its saved scores), or several
     saved report.json files (`assay compare a.json b.json`, system = file stem).
     """
-    from assay.report.result_terminal import print_result
+    from assay.report.result.terminal import print_result
 
     refuse_overwriting_inputs(
         {"--result-json": stats.result_json, "--html": stats.html_path,
@@ -33,11 +33,11 @@ def compare_command(inputs: InputArgs, stats: StatsArgs) -> None:
     files = inputs.more_gold_files
     other_inputs = inputs.gold_files or inputs.predictions or inputs.named or inputs.data_dir
     if len(files) > 1 and not other_inputs and all(p.suffix == ".json" for p in files):
-        from assay.report.result_json import load_reports
+        from assay.report.result.json import load_reports
 
         document = load_reports(list(files), options)
     elif len(files) == 1 and not inputs.gold_files and files[0].suffix == ".json":
-        from assay.report.result_json import load_result
+        from assay.report.result.json import load_result
 
         document = load_result(files[0], options)
         if document.get("kind") != "assay.result":

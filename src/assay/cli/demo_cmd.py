@@ -57,10 +57,10 @@ def demo_command(out_dir: Path, profile: str) -> None:
     """
     from assay.evaluation.compare import result_document
     from assay.io.output import check_output_path
-    from assay.report.files import write_outputs
-    from assay.report.result_terminal import print_result
-    from assay.report.structured_files import render_structured_json, write_per_item, write_text
-    from assay.report.structured_terminal import render_structured_terminal
+    from assay.report.release.files import write_outputs
+    from assay.report.result.terminal import print_result
+    from assay.report.structured.files import render_structured_json, write_per_item, write_text
+    from assay.report.structured.terminal import render_structured_terminal
     from assay.structured.example import score_bundled_example
 
     check_output_path(out_dir / "report.json", "--out")  # before minutes of work, not after

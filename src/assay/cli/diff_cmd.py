@@ -32,8 +32,8 @@ def diff_command(
     from assay.evaluation.diff import diff_reports
     from assay.io.output import refuse_overwriting_inputs
     from assay.report.diff_text import render_diff_text
-    from assay.report.json import read_report
-    from assay.report.result_json import dumps_result, write_text
+    from assay.report.release.json import read_report
+    from assay.report.result.json import dumps_result, write_text
 
     refuse_overwriting_inputs({"--json": json_path}, [old_report, new_report])
     old, new = read_report(old_report), read_report(new_report)

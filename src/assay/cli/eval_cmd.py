@@ -91,8 +91,8 @@ def eval_command(
     Gold comes from --data-dir or --gold-files (more gold files may follow as
     arguments: --gold-files A.jsonl B.jsonl); one system per prediction file.
     """
-    from assay.report.files import write_outputs
-    from assay.report.terminal import accounting_line, provenance_lines, release_summary
+    from assay.report.release.files import write_outputs
+    from assay.report.release.terminal import accounting_line, provenance_lines, release_summary
 
     result = run_evaluation(inputs)
     refuse_overwriting_inputs(
@@ -121,7 +121,7 @@ def eval_command(
             click.echo(accounting_line(result.systems[0]))
             click.echo("\n".join(provenance_lines(result)))
     else:
-        from assay.report.result_terminal import print_result
+        from assay.report.result.terminal import print_result
 
         print_result(document)
     for path in written:
@@ -156,17 +156,17 @@ def write_comparison_files(
     markdown_path: Path | None,
 ) -> list[Path]:
     """Write the result JSON, HTML and Markdown that were asked for; return their paths."""
-    from assay.report.result_json import dumps_result, write_text
+    from assay.report.result.json import dumps_result, write_text
 
     written = []
     if result_json is not None:
         written.append(write_text(result_json, dumps_result(document), "--result-json"))
     if html_path is not None:
-        from assay.report.html import render_html
+        from assay.report.result.html import render_html
 
         written.append(write_text(html_path, render_html(document), "--html"))
     if markdown_path is not None:
-        from assay.report.result_markdown import render_result_markdown
+        from assay.report.result.markdown import render_result_markdown
 
         written.append(write_text(markdown_path, render_result_markdown(document), "--markdown"))
     return written

@@ -25,20 +25,20 @@ _FILE = click.Path(dir_okay=False, path_type=Path)
 def report_command(report_json: Path, fmt: str, output: Path, timestamp: bool) -> None:
     """Render REPORT_JSON (from `assay compare`, `eval --result-json`, `demo` or `structured`)."""
     from assay.io.output import refuse_overwriting_inputs
-    from assay.report.result_json import load_result, write_text
+    from assay.report.result.json import load_result, write_text
 
     refuse_overwriting_inputs({"--output": output}, [report_json])
     document = load_result(report_json)
     if fmt == "md":
-        from assay.report.result_markdown import render_result_markdown
+        from assay.report.result.markdown import render_result_markdown
 
         text = render_result_markdown(document)
     elif fmt == "csv":
-        from assay.report.result_csv import render_result_csv
+        from assay.report.result.csv import render_result_csv
 
         text = render_result_csv(document)
     else:
-        from assay.report.html import render_html
+        from assay.report.result.html import render_html
 
         stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC") if timestamp else None
         text = render_html(document, timestamp=stamp)

@@ -68,8 +68,8 @@ def structured_command(
     per_item_path: Path | None,
 ) -> None:
     """Score structured outputs: FORMAT (contract) and FACT (claims) as two axes."""
-    from assay.report.structured_files import render_structured_json, write_per_item, write_text
-    from assay.report.structured_terminal import render_structured_terminal
+    from assay.report.structured.files import render_structured_json, write_per_item, write_text
+    from assay.report.structured.terminal import render_structured_terminal
     from assay.structured.api import score_structured
 
     refuse_overwriting_inputs(
@@ -107,7 +107,7 @@ def run_structured_demo(
 
     For ``assay demo``: returns the report dict so the caller can also write it.
     """
-    from assay.report.structured_terminal import render_structured_terminal
+    from assay.report.structured.terminal import render_structured_terminal
     from assay.structured.example import score_bundled_example
 
     report = score_bundled_example(read_facts_from_wrapped=read_facts_from_wrapped).to_dict()

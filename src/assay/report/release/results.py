@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 from assay.evaluation.runs import EvaluationResult
-from assay.report.json import aggregate_dict, rounded
+from assay.report.release.json import aggregate_dict, rounded
 
 
 def scores_jsonl(result: EvaluationResult) -> str:

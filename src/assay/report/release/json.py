@@ -138,7 +138,7 @@ def read_report(path: str | Path) -> Any:
             "give a file written by `assay eval --output` or `--result-json`",
         )
     if "kind" in document:
-        from assay.report.result_schema import check_saved_document
+        from assay.report.result.schema import check_saved_document
 
         check_saved_document(document, path)
         return document

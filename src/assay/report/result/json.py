@@ -17,7 +17,7 @@ from assay.errors import InputFileError, InvalidOptionError
 from assay.evaluation.compare import CompareOptions, result_document
 from assay.evaluation.from_report import is_release_report, result_from_report
 from assay.io.output import write_file
-from assay.report.json import read_report
+from assay.report.release.json import read_report
 
 RESULT_KIND = "assay.result"
 STRUCTURED_KIND = "assay.structured"

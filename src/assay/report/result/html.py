@@ -1,6 +1,6 @@
 """One self-contained HTML file from a result document (no network, no CDN).
 
-Plots are inline SVG from :mod:`assay.report.svg`; the per-item table sorts and
+Plots are inline SVG from :mod:`assay.report.result.svg`; the per-item table sorts and
 filters with a few lines of inline vanilla JavaScript. Every plot has a caption
 saying what is plotted and over which denominator. The output is byte-identical
 for identical documents; a generation time appears only when asked for, in the
@@ -13,9 +13,9 @@ import math
 from importlib import resources
 from typing import Any
 
-from assay.report import svg
 from assay.report.markdown import format_interval, format_number
-from assay.report.result_markdown import (
+from assay.report.result import svg
+from assay.report.result.markdown import (
     METRIC_TITLES,
     cross_tab_cells,
     estimate_text,
@@ -278,7 +278,8 @@ def render_html(document: dict[str, Any], *, timestamp: str | None = None) -> st
         context["structured_plots"] = structured_plots(structured)
         context["claim_verdicts"] = CLAIM_VERDICTS
         context["structured_items"] = [structured_item_row(i) for i in structured["items"]]
-    source = resources.files("assay").joinpath("report/templates/report.html.j2").read_text("utf-8")
+    template = resources.files("assay").joinpath("report/result/templates/report.html.j2")
+    source = template.read_text("utf-8")
     env = Environment(
         autoescape=True, keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True
     )

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from assay.evaluation.runs import EvaluationResult
 from assay.io.output import write_file
-from assay.report.csv import per_question_csv
-from assay.report.json import dumps, provenance_block, report_document, sidecar_path
-from assay.report.results import scores_jsonl, summary_json
+from assay.report.release.csv import per_question_csv
+from assay.report.release.json import dumps, provenance_block, report_document, sidecar_path
+from assay.report.release.results import scores_jsonl, summary_json
 
 
 @dataclass

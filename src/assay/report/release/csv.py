@@ -11,7 +11,7 @@ import io
 
 from assay.evaluation.benchmark import PER_QUESTION_FIELDS
 from assay.evaluation.runs import EvaluationResult
-from assay.report.json import question_dict
+from assay.report.release.json import question_dict
 
 
 def per_question_csv(result: EvaluationResult) -> str:

@@ -4,7 +4,7 @@ Columns: system, question_id, status, bucket, each metric (6 decimals), predicti
 gold_answer, answer_format, split, domain, reasoning_type, difficulty, doc_type,
 evidence_sources (``;``-joined), documents (``;``-joined). Lines end in ``\r\n``.
 A structured report renders the same per-item CSV as ``assay structured --per-item
-FILE.csv`` (:func:`assay.report.structured_files.render_structured_csv`).
+FILE.csv`` (:func:`assay.report.structured.files.render_structured_csv`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ LABELS = ("answer_format", "split", "domain", "reasoning_type", "difficulty", "d
 def render_result_csv(document: dict[str, Any]) -> str:
     """The per-item CSV text of a result (or structured) document."""
     if document.get("kind") == "assay.structured":
-        from assay.report.structured_files import render_structured_csv
+        from assay.report.structured.files import render_structured_csv
 
         return render_structured_csv(document)
     buffer = io.StringIO()

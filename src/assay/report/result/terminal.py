@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from assay.report.markdown import format_interval, format_number
-from assay.report.result_markdown import METRIC_TITLES, estimate_text, p_text
+from assay.report.result.markdown import METRIC_TITLES, estimate_text, p_text
 
 if TYPE_CHECKING:
     from rich.console import Console

@@ -1,0 +1,1 @@
+"""The release report of ``assay eval``: the released XL-DocBench layout and its sidecars."""

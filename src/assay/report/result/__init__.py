@@ -1,0 +1,1 @@
+"""The result document (``assay-result.json``): JSON, schema, CSV, Markdown, terminal, HTML."""

@@ -1,0 +1,1 @@
+"""The structured report (``assay structured``): JSON, per-item JSONL/CSV, terminal view."""
