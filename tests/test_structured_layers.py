@@ -26,5 +26,6 @@ def test_structured_imports_point_down() -> None:
 
 
 def test_structured_renderers_import_no_scoring_code() -> None:
+    # the one output writer (atomic replace) is the only assay module they may use
     for path in (SRC / "report" / "structured").glob("*.py"):
-        assert assay_imports(path) == set(), path
+        assert assay_imports(path) <= {"assay.io.output"}, path

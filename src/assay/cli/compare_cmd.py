@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from assay.cli.eval_cmd import run_evaluation, write_comparison_files
+from assay.cli.eval_cmd import input_files, run_evaluation, write_comparison_files
 from assay.cli.options import InputArgs, StatsArgs, input_options, stats_options
 from assay.evaluation.compare import result_document
 from assay.io.output import refuse_overwriting_inputs
@@ -26,8 +26,7 @@ def compare_command(inputs: InputArgs, stats: StatsArgs) -> None:
     refuse_overwriting_inputs(
         {"--result-json": stats.result_json, "--html": stats.html_path,
          "--markdown": stats.markdown_path},
-        [*inputs.gold_files, *inputs.more_gold_files, *inputs.predictions,
-         *(n.partition("=")[2] for n in inputs.named)],
+        input_files(inputs),
     )  # fmt: skip
     options = stats.compare_options()
     files = inputs.more_gold_files

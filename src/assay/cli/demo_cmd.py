@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 from importlib import resources
 from pathlib import Path
 
@@ -19,17 +18,25 @@ def sample_dir() -> Path:
     return Path(str(resources.files("assay").joinpath("data").joinpath("xlsample")))
 
 
+DEMO_FILES = (
+    "report.json", "per_question.csv", "results/scores.jsonl", "results/summary.json",
+    "assay-result.json", "report.html", "report.md", "structured/report.json",
+    "structured/items.jsonl",
+)  # fmt: skip
+RELEASE_FILES = ("documents.jsonl", "qa_single_doc.jsonl", "qa_cross_doc.jsonl")
+
+
 def copy_release(source: Path, target: Path, fingerprint: str) -> Path:
     """Copy the sample's documents, gold and manifest next to the results (a checkable release)."""
-    target.mkdir(parents=True, exist_ok=True)
-    for name in ("documents.jsonl", "qa_single_doc.jsonl", "qa_cross_doc.jsonl"):
-        shutil.copyfile(source / name, target / name)
+    from assay.io.output import write_bytes, write_file
+
+    for name in RELEASE_FILES:
+        write_bytes(target / name, (source / name).read_bytes(), option="--out")
     manifest = json.loads((source / "manifest.json").read_text(encoding="utf-8"))
     manifest["results"] = {"scores": "results/scores.jsonl", "summary": "results/summary.json"}
     manifest["score_evaluator_sha256"] = fingerprint
-    path = target / "manifest.json"
-    path.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
-    return path
+    text = json.dumps(manifest, indent=2) + "\n"
+    return write_file(target / "manifest.json", text, option="--out")
 
 
 @click.command("demo", short_help="Evaluate the bundled samples and write every report.")
@@ -56,7 +63,7 @@ def demo_command(out_dir: Path, profile: str) -> None:
     ``report.md``.
     """
     from assay.evaluation.compare import result_document
-    from assay.io.output import check_output_path
+    from assay.io.output import check_output_path, refuse_overwriting_inputs
     from assay.report.release.files import write_outputs
     from assay.report.result.terminal import print_result
     from assay.report.structured.files import render_structured_json, write_per_item, write_text
@@ -66,6 +73,10 @@ def demo_command(out_dir: Path, profile: str) -> None:
     check_output_path(out_dir / "report.json", "--out")  # before minutes of work, not after
     source = sample_dir()
     files = sorted((source / "predictions").glob("*.jsonl"))
+    refuse_overwriting_inputs(
+        [("--out", out_dir / name) for name in (*DEMO_FILES, *RELEASE_FILES, "manifest.json")],
+        [*files, *(source / name for name in (*RELEASE_FILES, "manifest.json"))],
+    )
     systems = [SystemInput(f.stem, (str(f),)) for f in files]
     gold = [source / "qa_single_doc.jsonl", source / "qa_cross_doc.jsonl"]
     with progress_bar(len(systems)) as progress:
@@ -89,9 +100,8 @@ def demo_command(out_dir: Path, profile: str) -> None:
         out_dir / "structured" / "report.json",
         out_dir / "structured" / "items.jsonl",
     ]
-    structured_paths[0].parent.mkdir(parents=True, exist_ok=True)
-    write_text(structured_paths[0], render_structured_json(structured))
-    write_per_item(structured, structured_paths[1])
+    write_text(structured_paths[0], render_structured_json(structured), "--out")
+    write_per_item(structured, structured_paths[1], "--out")
     click.echo(f"\nFiles written to {out_dir}/ :")
     for path in [*written.paths, manifest, *reports, *structured_paths]:
         click.echo(f"  {path}")

@@ -32,10 +32,13 @@ def diff_command(
     from assay.evaluation.diff import diff_reports
     from assay.io.output import refuse_overwriting_inputs
     from assay.report.diff_text import render_diff_text
-    from assay.report.release.json import read_report
+    from assay.report.release.json import read_report, sidecar_path
     from assay.report.result.json import dumps_result, write_text
 
-    refuse_overwriting_inputs({"--json": json_path}, [old_report, new_report])
+    refuse_overwriting_inputs(
+        {"--json": json_path},
+        [old_report, new_report, sidecar_path(old_report), sidecar_path(new_report)],
+    )
     old, new = read_report(old_report), read_report(new_report)
     diff = diff_reports(
         old, new, pass_threshold=pass_threshold, old_name=str(old_report), new_name=str(new_report)

@@ -14,6 +14,7 @@ from assay.cli.options import InputArgs, StatsArgs, input_options, stats_options
 from assay.errors import InvalidOptionError
 from assay.evaluation.compare import result_document
 from assay.evaluation.runs import (
+    DEFAULT_GOLD_NAMES,
     EvaluationResult,
     SystemInput,
     default_gold_files,
@@ -91,16 +92,19 @@ def eval_command(
     Gold comes from --data-dir or --gold-files (more gold files may follow as
     arguments: --gold-files A.jsonl B.jsonl); one system per prediction file.
     """
-    from assay.report.release.files import write_outputs
+    from assay.report.release.files import planned_outputs, write_outputs
     from assay.report.release.terminal import accounting_line, provenance_lines, release_summary
 
-    result = run_evaluation(inputs)
-    refuse_overwriting_inputs(
-        {"--output": output, "--per-question-csv": per_question_csv,
-         "--result-json": stats.result_json, "--html": stats.html_path,
-         "--markdown": stats.markdown_path},
-        [*result.gold_files, *(f for s in result.systems for f in s.prediction_files)],
+    gold, systems = resolve_inputs(inputs)
+    planned: list[tuple[str, Path | None]] = []
+    planned += planned_outputs(
+        inputs.profile, len(systems), output=output, per_question_csv_path=per_question_csv,
+        results_dir=results_dir,
     )  # fmt: skip
+    planned += [("--result-json", stats.result_json), ("--html", stats.html_path),
+                ("--markdown", stats.markdown_path)]  # fmt: skip
+    refuse_overwriting_inputs(planned, [*gold, *(f for s in systems for f in s.files)])
+    result = evaluate_inputs(inputs, gold, systems)
     written = write_outputs(
         result,
         output=output,
@@ -128,15 +132,35 @@ def eval_command(
         click.echo(f"wrote {path}")
 
 
-def run_evaluation(inputs: InputArgs) -> EvaluationResult:
-    """Resolve gold files and systems from the input options and evaluate them."""
+def input_files(inputs: InputArgs) -> list[Path]:
+    """Every file the input options may read: directories expanded, report sidecars added."""
+    from assay.report.release.json import sidecar_path
+
+    files = [*inputs.gold_files, *inputs.more_gold_files]
+    files += [sidecar_path(p) for p in inputs.more_gold_files]
+    for path in inputs.predictions:
+        files += sorted(path.iterdir()) if path.is_dir() else [path]
+    files += [Path(n.partition("=")[2]) for n in inputs.named]
+    if inputs.data_dir is not None:
+        files += [inputs.data_dir / name for name in DEFAULT_GOLD_NAMES]
+    return files
+
+
+def resolve_inputs(inputs: InputArgs) -> tuple[list[Path], list[SystemInput]]:
+    """The gold files and the systems the input options name (directories expanded)."""
     gold = list(inputs.gold_files) + list(inputs.more_gold_files)
     if inputs.more_gold_files and not inputs.gold_files:
         raise click.UsageError(f"unexpected argument(s) {[str(p) for p in inputs.more_gold_files]}")
     if not gold:
         data_dir = inputs.data_dir
         gold = default_gold_files(data_dir if data_dir is not None else Path("."))
-    systems = systems_from_options(inputs.predictions, inputs.named)
+    return gold, systems_from_options(inputs.predictions, inputs.named)
+
+
+def evaluate_inputs(
+    inputs: InputArgs, gold: list[Path], systems: list[SystemInput]
+) -> EvaluationResult:
+    """Evaluate resolved gold files and systems under the input options."""
     with progress_bar(len(systems)) as progress:
         return evaluate(
             gold,
@@ -147,6 +171,11 @@ def run_evaluation(inputs: InputArgs) -> EvaluationResult:
             duplicate_policy=inputs.duplicates,
             progress=progress,
         )
+
+
+def run_evaluation(inputs: InputArgs) -> EvaluationResult:
+    """Resolve gold files and systems from the input options and evaluate them."""
+    return evaluate_inputs(inputs, *resolve_inputs(inputs))
 
 
 def write_comparison_files(

@@ -25,9 +25,10 @@ _FILE = click.Path(dir_okay=False, path_type=Path)
 def report_command(report_json: Path, fmt: str, output: Path, timestamp: bool) -> None:
     """Render REPORT_JSON (from `assay compare`, `eval --result-json`, `demo` or `structured`)."""
     from assay.io.output import refuse_overwriting_inputs
+    from assay.report.release.json import sidecar_path
     from assay.report.result.json import load_result, write_text
 
-    refuse_overwriting_inputs({"--output": output}, [report_json])
+    refuse_overwriting_inputs({"--output": output}, [report_json, sidecar_path(report_json)])
     document = load_result(report_json)
     if fmt == "md":
         from assay.report.result.markdown import render_result_markdown

@@ -7,8 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from assay.errors import OutputFileError
-from assay.io.output import check_output_path, refuse_overwriting_inputs
+from assay.io.output import refuse_overwriting_inputs
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -82,22 +81,11 @@ def structured_command(
         references=references_path,
         read_facts_from_wrapped=read_facts_from_wrapped,
     ).to_dict()
-    _write(output_path, "--output", lambda: write_text(output_path, render_structured_json(report)))
+    write_text(output_path, render_structured_json(report), "--output")
     if per_item_path is not None:
-        _write(per_item_path, "--per-item", lambda: write_per_item(report, per_item_path))
+        write_per_item(report, per_item_path, "--per-item")
     render_structured_terminal(report)
     click.echo(f"wrote {output_path}" + (f" and {per_item_path}" if per_item_path else ""))
-
-
-def _write(path: Path, option: str, action: Any) -> None:
-    check_output_path(path, option)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        action()
-    except OSError as exc:
-        raise OutputFileError(
-            path, f"cannot write ({exc.strerror}); check that the folder is writable", field=option
-        ) from None
 
 
 def run_structured_demo(

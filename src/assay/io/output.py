@@ -1,11 +1,56 @@
-"""Writing output files with errors that name the file, the option and the fix."""
+"""The one place that writes files: atomic replace, identity checks, a results lock.
+
+* **Atomic replace.** :func:`write_file` / :func:`write_bytes` write to a temporary
+  file in the target's folder, flush and ``fsync`` it, then ``os.replace`` it over
+  the target (and ``fsync`` the folder). A crash or kill at any moment leaves the
+  old file or the new complete file under the final name, never a truncated one;
+  on an error the temporary file is removed. A symlinked target is replaced at the
+  file the link points to (the link stays a link).
+* **Identity, not spelling.** :func:`refuse_overwriting_inputs` compares every file
+  a command will write (sidecars and results files included) with every input by
+  device and inode, so a hard link, a symlink or another spelling of an input is
+  refused before anything is written; two outputs naming one file are refused too.
+* **Concurrency.** :func:`directory_lock` takes an exclusive, non-blocking
+  ``flock`` on a folder (the results folder): a second run writing the same folder
+  at the same time stops with a clear message instead of interleaving its files.
+  Every other output is whole-file last-writer-wins (each replace is atomic).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import contextlib
+import errno
+import fcntl
+import os
+import tempfile
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
-from assay.errors import OutputFileError
+from assay.errors import InputFileError, OutputFileError
+
+_LOOP_HINT = "is a symlink loop (or a chain of links too long to follow); give a real path"
+
+
+def identity(path: str | Path, *, option: str | None = None) -> tuple[int, int] | None:
+    """``(device, inode)`` of the file ``path`` names (links followed), or ``None`` if absent.
+
+    Raises:
+        OutputFileError: ``path`` is a symlink loop (``option`` names the output), or
+            InputFileError when ``option`` is ``None`` (an input).
+    """
+    try:
+        status = os.stat(path)
+    except FileNotFoundError:
+        return None
+    except NotADirectoryError:
+        return None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            if option is None:
+                raise InputFileError(path, _LOOP_HINT) from None
+            raise OutputFileError(path, _LOOP_HINT, field=option) from None
+        return None
+    return status.st_dev, status.st_ino
 
 
 def _blocking_file(target: Path) -> Path | None:
@@ -17,12 +62,13 @@ def _blocking_file(target: Path) -> Path | None:
 
 
 def check_output_path(path: str | Path, option: str | None = None) -> Path:
-    """Refuse an output path that is a folder or lies under a file, before writing.
+    """Refuse an output path that is a folder, a symlink loop or lies under a file.
 
     Raises:
         OutputFileError: naming the path, the option and what to do.
     """
     target = Path(path)
+    identity(target, option=option or "output")  # a loop raises here
     if target.is_dir():
         raise OutputFileError(target, "is a folder; give a file path", field=option)
     blocker = _blocking_file(target)
@@ -34,6 +80,71 @@ def check_output_path(path: str | Path, option: str | None = None) -> Path:
     return target
 
 
+def _final_target(target: Path) -> Path:
+    """The file a replace must land on: a symlink's destination, else the path itself."""
+    if target.is_symlink():
+        return Path(os.path.realpath(target))
+    return target
+
+
+def _file_mode(final: Path) -> int:
+    """The mode the new file gets: the old file's, else ``0o666`` minus the umask."""
+    try:
+        return os.stat(final).st_mode & 0o7777
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
+
+
+def _fsync_folder(folder: Path) -> None:
+    """Make the rename durable (best effort: some file systems refuse a folder fsync)."""
+    with contextlib.suppress(OSError):
+        handle = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(handle)
+        finally:
+            os.close(handle)
+
+
+def write_bytes(path: str | Path, data: bytes, *, option: str | None = None) -> Path:
+    """Atomically replace ``path`` with ``data``, creating missing parent folders.
+
+    Raises:
+        OutputFileError: the path is a folder or a symlink loop, a parent is a file,
+            or the file cannot be written (permissions, full disk, ...); the old file
+            (or no file) is left in place.
+    """
+    target = check_output_path(path, option)
+    final = _final_target(target)
+    temporary: str | None = None
+    try:
+        final.parent.mkdir(parents=True, exist_ok=True)
+        mode = _file_mode(final)
+        handle, temporary = tempfile.mkstemp(
+            dir=final.parent, prefix=f".{final.name}.", suffix=".tmp"
+        )
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.chmod(temporary, mode)
+        os.replace(temporary, final)
+        temporary = None
+        _fsync_folder(final.parent)
+    except OSError as exc:
+        raise OutputFileError(
+            target,
+            f"cannot write ({exc.strerror or exc}); check that the folder is writable",
+            field=option,
+        ) from None
+    finally:
+        if temporary is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+    return target
+
+
 def write_file(
     path: str | Path,
     text: str,
@@ -42,7 +153,7 @@ def write_file(
     newline: str = "",
     errors: str = "backslashreplace",
 ) -> Path:
-    """Write ``text`` as UTF-8 to ``path``, creating missing parent folders.
+    r"""Atomically write ``text`` as UTF-8 to ``path`` (see :func:`write_bytes`).
 
     A lone surrogate (valid in a JSON string escape, so possible in any input) is
     written as its backslash escape: JSON reads it back as the same character, and
@@ -52,48 +163,94 @@ def write_file(
         path: the file to write.
         text: its content.
         option: the CLI option that named the file (for the message), or ``None``.
-        newline: passed to :func:`open` (``""`` keeps line ends as given).
+        newline: ``""`` keeps line ends as given; another value replaces each ``\n``.
         errors: the encoder's error handler (default: ``backslashreplace``).
 
     Raises:
-        OutputFileError: the path is a folder, a parent is a file, or the file cannot
-            be written (permissions, full disk, ...).
+        OutputFileError: as :func:`write_bytes`.
     """
-    target = check_output_path(path, option)
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        with open(target, "w", encoding="utf-8", newline=newline, errors=errors) as handle:
-            handle.write(text)
-    except OSError as exc:
-        raise OutputFileError(
-            target,
-            f"cannot write ({exc.strerror or exc}); check that the folder is writable",
-            field=option,
-        ) from None
-    return target
+    if newline:
+        text = text.replace("\n", newline)
+    return write_bytes(path, text.encode("utf-8", errors), option=option)
 
 
 def refuse_overwriting_inputs(
-    outputs: Mapping[str, str | Path | None], inputs: Iterable[str | Path]
+    outputs: Mapping[str, str | Path | None] | Iterable[tuple[str, str | Path | None]],
+    inputs: Iterable[str | Path],
 ) -> None:
-    """Refuse output paths that name an input file, or the same file twice.
+    """Refuse output files that are an input file, or one file named twice.
+
+    Files are compared by identity (device and inode, links followed), so a hard
+    link, a symlink or another spelling of an input is caught; outputs that do not
+    exist yet are compared by their absolute, link-resolved path.
 
     Args:
-        outputs: option name → the path it asks to write (``None``: not asked).
+        outputs: ``(option, path)`` pairs, or option → path (``None``: not asked).
+            Give every file the command writes, sidecars and results files included.
         inputs: the files the command reads.
 
     Raises:
-        OutputFileError: an output would overwrite an input or another output.
+        OutputFileError: an output would overwrite an input or another output, or is
+            a symlink loop.
     """
-    taken = {Path(p).resolve(): "an input file" for p in inputs}
-    for option, path in outputs.items():
-        if path is None:
+    taken: dict[object, str] = {}
+    for path in inputs:
+        if identity(path) is None:
+            continue  # not there: nothing to destroy (reading it will fail on its own)
+        for key in _keys(path, None):
+            taken.setdefault(key, f"an input file ({path})")
+    pairs = outputs.items() if isinstance(outputs, Mapping) else outputs
+    for option, target in pairs:
+        if target is None:
             continue
-        key = Path(path).resolve()
-        if key in taken:
+        keys = _keys(target, option)
+        clash = next((taken[k] for k in keys if k in taken), None)
+        if clash is not None:
             raise OutputFileError(
-                path,
-                f"is also {taken[key]}; writing it would destroy that file, choose another path",
+                target,
+                f"is also {clash}; writing it would destroy that file, choose another path",
                 field=option,
             )
-        taken[key] = f"the file of {option}"
+        for key in keys:
+            taken[key] = f"the file of {option}"
+
+
+def _keys(path: str | Path, option: str | None) -> list[object]:
+    """Identity keys of a file: its (device, inode) if it exists, and its resolved path."""
+    keys: list[object] = [os.path.realpath(os.path.abspath(path))]
+    found = identity(path, option=option)
+    if found is not None:
+        keys.append(found)
+    return keys
+
+
+@contextlib.contextmanager
+def directory_lock(folder: str | Path, *, option: str | None = None) -> Iterator[Path]:
+    """Hold an exclusive lock on ``folder`` (created if missing) while writing into it.
+
+    Raises:
+        OutputFileError: another process holds the lock (another run writing the same
+            folder now), or the folder cannot be created or opened.
+    """
+    path = Path(folder)
+    check_output_path(path / "lock", option)  # a file in the way: the usual message
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        handle = os.open(path, os.O_RDONLY)
+    except OSError as exc:
+        raise OutputFileError(
+            path, f"cannot create or open the folder ({exc.strerror or exc})", field=option
+        ) from None
+    try:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise OutputFileError(
+                path,
+                "another assay run is writing this results folder right now; wait for it "
+                "to finish, or give another --results-dir",
+                field=option,
+            ) from None
+        yield path
+    finally:
+        os.close(handle)

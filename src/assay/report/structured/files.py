@@ -12,6 +12,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from assay.io.output import write_file
+
 CSV_COLUMNS: tuple[str, ...] = (
     "id",
     "line",
@@ -92,17 +94,17 @@ def render_structured_csv(report: dict[str, Any]) -> str:
     return buffer.getvalue()
 
 
-def write_text(path: str | Path, text: str) -> None:
-    """Write UTF-8 text with LF newlines.
+def write_text(path: str | Path, text: str, option: str | None = None) -> Path:
+    """Atomically write UTF-8 text with LF newlines (:func:`assay.io.output.write_file`).
 
     A lone surrogate (possible in JSON input) is written as a backslash escape, which
     JSON reads back as the same character, instead of failing the whole write.
     """
-    with open(path, "w", encoding="utf-8", newline="\n", errors="backslashreplace") as handle:
-        handle.write(text)
+    return write_file(path, text, option=option)
 
 
-def write_per_item(report: dict[str, Any], path: str | Path) -> None:
+def write_per_item(report: dict[str, Any], path: str | Path, option: str | None = None) -> Path:
     """Write per-item records: CSV when ``path`` ends in ``.csv``, JSONL otherwise."""
     is_csv = str(path).lower().endswith(".csv")
-    write_text(path, render_structured_csv(report) if is_csv else render_structured_jsonl(report))
+    text = render_structured_csv(report) if is_csv else render_structured_jsonl(report)
+    return write_text(path, text, option)
