@@ -13,6 +13,7 @@ BENCHES = (
     "bench_stats.py",
     "bench_structured.py",
     "bench_report.py",
+    "bench_code.py",
 )
 
 

@@ -15,6 +15,7 @@ LAYERS = {
     "stats": 1,
     "io": 1,
     "metrics": 2,
+    "code": 2,
     "api": 2,
     "structured": 3,
     "evaluation": 4,
