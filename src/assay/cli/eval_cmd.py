@@ -91,6 +91,8 @@ def eval_command(
 
     Gold comes from --data-dir or --gold-files (more gold files may follow as
     arguments: --gold-files A.jsonl B.jsonl); one system per prediction file.
+    Under --profile xldocbench with one prediction file, stdout is the released
+    summary alone (the "wrote FILE" lines and input warnings go to stderr).
     """
     from assay.report.release.files import planned_outputs, write_outputs
     from assay.report.release.terminal import accounting_line, provenance_lines, release_summary
@@ -105,6 +107,8 @@ def eval_command(
                 ("--markdown", stats.markdown_path)]  # fmt: skip
     refuse_overwriting_inputs(planned, [*gold, *(f for s in systems for f in s.files)])
     result = evaluate_inputs(inputs, gold, systems)
+    for warning in result.warnings:
+        click.echo(f"warning: {warning}", err=True)
     written = write_outputs(
         result,
         output=output,
@@ -113,6 +117,7 @@ def eval_command(
         results_dir=results_dir,
     ).paths
     several = len(result.systems) > 1
+    released_layout = result.profile == "xldocbench" and not several
     document = None
     if several or stats.result_json or stats.html_path or stats.markdown_path:
         document = result_document(result, stats.compare_options())
@@ -128,8 +133,8 @@ def eval_command(
         from assay.report.result.terminal import print_result
 
         print_result(document)
-    for path in written:
-        click.echo(f"wrote {path}")
+    for path in written:  # the released stdout is the summary alone
+        click.echo(f"wrote {path}", err=released_layout)
 
 
 def input_files(inputs: InputArgs) -> list[Path]:

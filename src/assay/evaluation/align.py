@@ -27,6 +27,7 @@ from pathlib import Path
 from assay.errors import AccountingError, InputFileError, InvalidOptionError
 from assay.evaluation.profiles import DUPLICATE_POLICIES, SUBSTITUTED_STATUSES
 from assay.io.gold import GoldQuestion
+from assay.io.oddities import Oddities
 from assay.io.predictions import PredictionRow, iter_predictions
 
 BUCKETS = ("scored", "empty", "status_substituted", "missing")
@@ -63,9 +64,11 @@ def bucket_of(row: PredictionRow | None) -> str:
     return "scored" if row.text.strip() else "empty"
 
 
-def _stream(files: Sequence[str | Path], field: str | None) -> Iterable[PredictionRow]:
+def _stream(
+    files: Sequence[str | Path], field: str | None, released: Oddities | None
+) -> Iterable[PredictionRow]:
     for path in files:
-        yield from iter_predictions(path, field)
+        yield from iter_predictions(path, field, released=released)
 
 
 def align(
@@ -74,8 +77,12 @@ def align(
     *,
     prediction_field: str | None = None,
     duplicate_policy: str = "last-wins",
+    released: Oddities | None = None,
 ) -> Alignment:
     """Stream prediction files and pair each gold question with its prediction.
+
+    ``released``: read the files as the released XL-DocBench evaluator does, noting
+    oddities there (see :func:`assay.io.predictions.iter_predictions`).
 
     Raises:
         InvalidOptionError: an unknown duplicate policy.
@@ -90,7 +97,7 @@ def align(
     kept: dict[str, PredictionRow] = {}
     first_seen: dict[str, str] = {}
     repeats: dict[str, list[str]] = {}
-    for row in _stream(prediction_files, prediction_field):
+    for row in _stream(prediction_files, prediction_field, released):
         location = row.location
         first = first_seen.setdefault(row.id, location)
         if first is not location:

@@ -41,6 +41,9 @@ PER_QUESTION_FIELDS = (
 )
 
 
+RELEASED_ROW_FIELDS = ("answer_format", "status", "split", "domain", "reasoning_type")
+
+
 @dataclass(frozen=True, slots=True)
 class Aggregate:
     """Means over a set of questions (unrounded)."""
@@ -66,6 +69,10 @@ class QuestionResult:
 
     ``documents`` are the gold question's document ids (the cluster key of clustered
     standard errors); they are not part of the released per-question row.
+    ``released_row`` holds, when read as released, the per-question row's
+    ``answer_format, status, split, domain, reasoning_type`` exactly as the
+    released evaluator writes them (raw JSON values); the string fields above are
+    then the breakdown labels.
     """
 
     question_id: str
@@ -86,10 +93,14 @@ class QuestionResult:
     bucket: str
     raw_prediction: str | None
     documents: tuple[str, ...] = ()
+    released_row: tuple[Any, Any, Any, Any, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The released per-question row (unrounded), in the released key order."""
-        return {name: getattr(self, name) for name in PER_QUESTION_FIELDS}
+        row = {name: getattr(self, name) for name in PER_QUESTION_FIELDS}
+        if self.released_row is not None:
+            row.update(zip(RELEASED_ROW_FIELDS, self.released_row, strict=True))
+        return row
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,12 +195,17 @@ def score_pair(profile: Profile, gold: Prepared, row: PredictionRow | None) -> Q
         status, raw = row.status, row.text
     scores = profile.score(gold, text, substituted)
     q = gold.question
+    released = None
+    if q.row_labels is not None:
+        fmt, split, domain, reasoning = q.row_labels
+        written = "missing" if row is None else row.row_status
+        released = (fmt, written, split, domain, reasoning)
     return QuestionResult(
-        q.id, text, q.answer, q.format, status,
+        q.id, text, q.answer, q.answer_format_label, status,
         scores.accuracy, scores.token_f1, scores.anls,
         q.split, q.domain, q.reasoning_type, q.difficulty, q.doc_type,
         q.evidence_sources, gold.kind, bucket, raw,
-        tuple(d.document_id for d in q.documents),
+        tuple(d.document_id for d in q.documents), released,
     )  # fmt: skip
 
 

@@ -63,7 +63,11 @@ AccuracyFn = Callable[[Prepared, str, str, bool], float]
 
 @dataclass(frozen=True, slots=True)
 class Profile:
-    """A named scoring profile: answer typing, accuracy rules and policies."""
+    """A named scoring profile: answer typing, accuracy rules and policies.
+
+    ``reads_as_released``: gold and prediction files are read as the released
+    XL-DocBench evaluator reads them (oddities noted, never refused).
+    """
 
     name: str
     description: str
@@ -71,6 +75,7 @@ class Profile:
     accuracy: AccuracyFn
     duplicate_policy: str
     config: dict[str, Any] = field(default_factory=dict)
+    reads_as_released: bool = False
 
     def prepare(self, question: GoldQuestion) -> Prepared:
         """Gold-side work for one question."""
@@ -118,6 +123,7 @@ PROFILES = {
         accuracy=_xl_accuracy,
         duplicate_policy="last-wins",
         config=xldocbench.CONFIG,
+        reads_as_released=True,
     ),
     "assay": Profile(
         name="assay",

@@ -8,6 +8,7 @@ the options that change a number.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +21,7 @@ from assay.evaluation.benchmark import SystemResult, evaluate_alignment
 from assay.evaluation.fingerprint import fingerprint
 from assay.evaluation.profiles import get_profile, metric_signatures
 from assay.io.gold import read_gold
+from assay.io.oddities import Oddities
 
 DEFAULT_GOLD_NAMES = ("qa_single_doc.jsonl", "qa_cross_doc.jsonl")
 
@@ -43,6 +45,7 @@ class EvaluationResult:
     options: tuple[tuple[str, Any], ...]
     gold_files: tuple[str, ...]
     systems: tuple[SystemResult, ...]
+    warnings: tuple[str, ...] = ()
 
     def provenance(self) -> dict[str, Any]:
         """Profile, version, fingerprint, signatures and options as a JSON object."""
@@ -121,13 +124,15 @@ def evaluate(
         raise InvalidOptionError(
             f"system names must be unique, got {names}; use --system NAME=FILE"
         )
-    gold = read_gold(gold_files)
+    notes = Oddities() if chosen.reads_as_released else None
+    gold = read_gold(gold_files, released=notes)
     prepared = [chosen.prepare(q) for q in gold]
     results = []
     for entry in systems:
         alignment = align(
-            gold, entry.files, prediction_field=prediction_field, duplicate_policy=policy
-        )
+            gold, entry.files, prediction_field=prediction_field, duplicate_policy=policy,
+            released=notes,
+        )  # fmt: skip
         results.append(
             evaluate_alignment(
                 chosen, prepared, alignment,
@@ -149,4 +154,35 @@ def evaluate(
         options=options,
         gold_files=tuple(str(p) for p in gold_files),
         systems=tuple(results),
+        warnings=(*notes.warnings(), *_surrogate_warning(results)) if notes is not None else (),
     )
+
+
+SURROGATE_NOTE = (
+    "a lone surrogate in a per-question value: the released evaluator fails writing its "
+    "CSV; assay writes it as a backslash escape"
+)
+
+
+def _surrogate_warning(systems: Sequence[SystemResult]) -> list[str]:
+    """One warning naming the first question whose released row holds a lone surrogate."""
+    hits = [
+        q.question_id
+        for s in systems
+        for q in s.questions
+        if _has_surrogate(json.dumps(q.to_dict(), ensure_ascii=False))
+    ]
+    if not hits:
+        return []
+    rows = f"{len(hits)} row" + ("" if len(hits) == 1 else "s")
+    return [f"question {hits[0]!r}: {SURROGATE_NOTE} ({rows})"]
+
+
+def _has_surrogate(text: str) -> bool:
+    if text.isascii():
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False

@@ -9,8 +9,9 @@ lowercased format.
 - boolean: P is TRUE if it contains yes/true/correct, else FALSE if it contains
   no/false/incorrect, else undecided (→ 0); G is TRUE iff it contains yes/true/correct.
   (So "incorrect" reads TRUE and "I don't know" reads FALSE: kept on purpose.)
-- numeric, percentage: first ``-?\d+\.?\d*`` of P and G with commas and ASCII spaces
-  deleted; gold 0 → 1 iff ``|p| < 1e-6``, else ``|p − g| / |g| ≤ 0.05``. A side
+- numeric, percentage: first ``-?\d*\.?\d+`` of P and G with commas and ASCII spaces
+  deleted (so ``No. 5`` → ``no.5`` → 0.5, ``p. 12`` → .12, ``.5`` and ``-.5`` are
+  numbers); gold 0 → 1 iff ``|p| < 1e-6``, else ``|p − g| / |g| ≤ 0.05``. A side
   without a number falls through to the string rule.
 - single_choice: first standalone A–D in the raw, stripped, uppercased texts; both
   found → equal or not; else the string rule.
@@ -47,7 +48,7 @@ FALSE_WORDS = ("no", "false", "incorrect")
 NUMERIC_TOLERANCE = 0.05
 STRING_SIMILARITY = 0.8
 
-_NUMBER = re.compile(r"-?\d+\.?\d*")
+_NUMBER = re.compile(r"-?\d*\.?\d+")
 _LETTER = re.compile(r"\b([A-D])\b")
 
 CONFIG: dict[str, Any] = {

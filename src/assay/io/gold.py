@@ -8,6 +8,10 @@ not an object; a missing or empty format means ``Str``. A row without ``answer``
 an answer object without ``value``) is an error: it would be scored against "".
 A gold file with no rows is an error. Labels come from
 ``task_type`` and ``metadata``; a missing or blank label is ``unknown``.
+
+With ``released=Oddities()`` rows are read as the released XL-DocBench evaluator
+reads them (see :func:`parse_released_row`): nothing above is refused, each
+oddity is noted instead, and the per-question row keeps the raw labels.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from typing import Any
 
 from assay.errors import InputFileError
 from assay.io.jsonl import iter_jsonl, json_type
+from assay.io.oddities import Oddities
 
 ID_FIELDS = ("question_id", "global_qa_id", "global_id", "id")
 UNKNOWN = "unknown"
@@ -39,17 +44,29 @@ def value_to_text(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
 
-def row_id(row: dict[str, Any], path: str | Path = "<row>", line: int | None = None) -> str | None:
+ODD_ID = "an id that is a boolean, list or object: its str() used, as released"
+
+
+def row_id(
+    row: dict[str, Any],
+    path: str | Path = "<row>",
+    line: int | None = None,
+    released: Oddities | None = None,
+) -> str | None:
     """The first non-blank id field of a row, as a stripped string, or ``None``.
 
     Raises:
-        InputFileError: an id field holds a boolean, list or object (naming the field).
+        InputFileError: an id field holds a boolean, list or object (naming the field),
+            unless ``released`` is given: then its ``str()`` is the id, and it is noted.
     """
     for key in ID_FIELDS:
         value = row.get(key)
         if value is None:
             continue
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+            if released is not None:
+                released.note(path, line, ODD_ID)
+                return str(value).strip()  # never blank: "True", "[1]", "{}"
             raise InputFileError(
                 path,
                 f"an id must be a string or a number, got {json_type(value)} {value!r}; "
@@ -108,6 +125,13 @@ class GoldQuestion:
     documents: tuple[DocumentRef, ...]
     path: str
     line: int
+    format_label: str | None = None
+    row_labels: tuple[Any, Any, Any, Any] | None = None
+
+    @property
+    def answer_format_label(self) -> str:
+        """The ``answer_format`` breakdown label (the released one under ``released``)."""
+        return self.format if self.format_label is None else self.format_label
 
     def to_dict(self) -> dict[str, Any]:
         """The canonical JSON form."""
@@ -249,24 +273,35 @@ def parse_gold_row(row: dict[str, Any], path: str, line: int) -> GoldQuestion:
     )
 
 
-def iter_gold(path: str | Path) -> Iterator[GoldQuestion]:
+def iter_gold(path: str | Path, released: Oddities | None = None) -> Iterator[GoldQuestion]:
     """Stream the gold questions of one JSONL file, in file order.
 
     Raises:
-        InputFileError: as :func:`parse_gold_row`, or the file holds no rows.
+        InputFileError: as :func:`parse_gold_row`, or the file holds no rows (with
+            ``released``: noted instead, the released evaluator reads it as no questions).
     """
     count = 0
-    for line, row in iter_jsonl(path):
+    for line, row in iter_jsonl(path, released=released):
         count += 1
-        yield parse_gold_row(row, str(path), line)
-    if count == 0:
+        if released is None:
+            yield parse_gold_row(row, str(path), line)
+        else:
+            yield parse_released_row(row, str(path), line, released)
+    if count == 0 and released is not None:
+        released.note(path, None, EMPTY_GOLD, 0)
+    elif count == 0:
         raise InputFileError(
             path, "no gold questions (the file is empty or blank); check the gold file path"
         )
 
 
-def read_gold(paths: Sequence[str | Path]) -> list[GoldQuestion]:
+def read_gold(
+    paths: Sequence[str | Path], *, released: Oddities | None = None
+) -> list[GoldQuestion]:
     """Read several gold files in order; ids must be unique across all of them.
+
+    With ``released``, rows are read as the released evaluator reads them and an
+    empty gold file is noted, not refused (but some gold file must hold a question).
 
     Raises:
         InputFileError: a row without id, bad JSON, or a duplicate id (naming both places).
@@ -277,7 +312,7 @@ def read_gold(paths: Sequence[str | Path]) -> list[GoldQuestion]:
         if Path(path).resolve() in files:
             raise InputFileError(path, "this gold file is given twice; give each gold file once")
         files.add(Path(path).resolve())
-        for question in iter_gold(path):
+        for question in iter_gold(path, released):
             first = seen.get(question.id)
             if first is not None:
                 raise InputFileError(
@@ -288,4 +323,110 @@ def read_gold(paths: Sequence[str | Path]) -> list[GoldQuestion]:
                     field="id",
                 )
             seen[question.id] = question
+    if not seen:
+        raise InputFileError(
+            paths[0], "no gold questions in any gold file (all empty or blank); check the paths"
+        )
     return list(seen.values())
+
+
+# --- reading as the released evaluator -------------------------------------------------
+
+EMPTY_GOLD = "gold file without questions: read as none, as released"
+NO_ANSWER = (
+    "a gold row without 'answer' (or an answer without 'value'): scored against '', as released"
+)
+ODD_FORMAT = (
+    "an answer format or verification rule that is not a string: its str() used, as released"
+)
+ODD_LABEL = "a label or evidence source that is a list or object: its str() used, as released"
+ODD_METADATA = "metadata that is not an object: read as {}, as released"
+ODD_FLAG = "is_unanswerable that is not true/false: ignored, as released"
+
+
+def released_label(value: Any) -> str:
+    """A breakdown label as released: ``unknown`` only for null and ``""`` (blanks kept)."""
+    return UNKNOWN if value is None or value == "" else str(value)
+
+
+def released_sources(value: Any) -> tuple[str, ...]:
+    """Evidence sources as released: a falsy value (0, false, "", []) → ``(unknown,)``."""
+    items = value or []
+    items = items if isinstance(items, list) else [items]
+    return tuple(released_label(item) for item in items) or (UNKNOWN,)
+
+
+def _released_answer(row: dict[str, Any], path: str, line: int, notes: Oddities) -> tuple[Any, ...]:
+    answer = row.get("answer")
+    if not isinstance(answer, dict):
+        if "answer" not in row:
+            notes.note(path, line, NO_ANSWER)
+        return answer, None, None
+    if "value" not in answer:
+        notes.note(path, line, NO_ANSWER)
+    fmt, rule = answer.get("format"), answer.get("verification_rule")
+    if any(x is not None and not isinstance(x, str) for x in (fmt, rule)):
+        notes.note(path, line, ODD_FORMAT)
+    return answer.get("value"), fmt, rule
+
+
+def _released_metadata(
+    row: dict[str, Any], path: str, line: int, notes: Oddities
+) -> dict[str, Any]:
+    meta = row.get("metadata")
+    if not isinstance(meta, dict):
+        if meta is not None:
+            notes.note(path, line, ODD_METADATA)
+        return {}
+    sources = meta.get("evidence_sources")
+    values = [row.get("task_type"), *(meta.get(k) for k in LABEL_FIELDS)]
+    values += sources if isinstance(sources, list) else [sources]
+    if any(isinstance(v, (list, dict)) for v in values):
+        notes.note(path, line, ODD_LABEL)
+    flag = meta.get("is_unanswerable")
+    if flag is not None and not isinstance(flag, bool):
+        notes.note(path, line, ODD_FLAG)
+    return meta
+
+
+def parse_released_row(row: dict[str, Any], path: str, line: int, notes: Oddities) -> GoldQuestion:
+    """A :class:`GoldQuestion` read as the released evaluator reads a gold row.
+
+    The answer is ``answer.get("value")`` (a missing answer or value is ""); the type
+    comes from ``str(format)`` (falsy → ``Str``) and ``str(rule)``; breakdown labels
+    are :func:`released_label` of the raw values (``split`` of ``task_type or ""``);
+    the per-question row keeps the raw format, ``task_type or ""``, domain and
+    reasoning type. Oddities the strict reader refuses are noted in ``notes``.
+
+    Raises:
+        InputFileError: the row has no id.
+    """
+    qid = row_id(row, path, line, notes)
+    if qid is None:
+        raise InputFileError(
+            path, f"no question id; give one of {', '.join(ID_FIELDS)}", line=line, field="id"
+        )
+    value, fmt, rule = _released_answer(row, path, line, notes)
+    meta = _released_metadata(row, path, line, notes)
+    split = row.get("task_type") or ""
+    if not isinstance(row.get("metadata"), dict) and isinstance(row.get("task_type"), (list, dict)):
+        notes.note(path, line, ODD_LABEL)
+    return GoldQuestion(
+        id=qid,
+        value=value,
+        answer=value_to_text(value),
+        format=str(fmt) if fmt else "Str",
+        verification_rule=str(rule) if rule else "",
+        split=released_label(split),
+        domain=released_label(meta.get("domain")),
+        reasoning_type=released_label(meta.get("reasoning_type")),
+        difficulty=released_label(meta.get("difficulty")),
+        doc_type=released_label(meta.get("doc_type")),
+        evidence_sources=released_sources(meta.get("evidence_sources")),
+        is_unanswerable=meta.get("is_unanswerable") is True,
+        documents=_documents(row),
+        path=path,
+        line=line,
+        format_label=released_label(fmt),
+        row_labels=(fmt, split, meta.get("domain"), meta.get("reasoning_type")),
+    )

@@ -6,25 +6,31 @@ from pathlib import Path
 from typing import Any
 
 from assay.errors import InputFileError
-from assay.io.jsonl import loads_strict
+from assay.io.jsonl import BOM_NOTE, loads_strict
+from assay.io.oddities import Oddities
 
 
-def read_json(path: str | Path) -> Any:
+def read_json(path: str | Path, *, released: Oddities | None = None) -> Any:
     """Parse one JSON document.
 
-    A leading UTF-8 byte-order mark is accepted.
+    A leading UTF-8 byte-order mark is accepted. With ``released``, the document is
+    parsed as plain ``json.load`` does (repeated keys keep the last value,
+    NaN/Infinity accepted) and each such oddity is noted in ``released``.
 
     Raises:
         InputFileError: unreadable, not UTF-8, empty, or invalid JSON (with the line
             number), a key given twice in one object, or NaN/Infinity.
     """
     try:
-        with open(path, encoding="utf-8-sig") as handle:
+        with open(path, encoding="utf-8") as handle:
             text = handle.read()
     except OSError as exc:
         raise InputFileError(path, f"cannot open file ({exc.strerror}); check the path") from None
     except UnicodeDecodeError as exc:
         raise InputFileError(path, f"not UTF-8 text ({exc.reason}); re-encode as UTF-8") from None
+    if released is not None and text.startswith("\ufeff"):
+        released.note(path, 1, BOM_NOTE)
+    text = text.removeprefix("\ufeff")
     if not text.strip():
         raise InputFileError(path, "the file is empty; expected one JSON document")
-    return loads_strict(text, path, None)
+    return loads_strict(text, path, None, released)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.errors import InputFileError
+from assay.io.oddities import Oddities
 
 
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -44,7 +45,9 @@ class _ConstantError(ValueError):
 _DECODER = json.JSONDecoder(object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant)
 
 
-def loads_strict(text: str, path: str | Path, line: int | None) -> Any:
+def loads_strict(
+    text: str, path: str | Path, line: int | None, released: Oddities | None = None
+) -> Any:
     """Parse JSON text; reject duplicate keys and NaN/Infinity, naming file and line.
 
     Args:
@@ -52,13 +55,20 @@ def loads_strict(text: str, path: str | Path, line: int | None) -> Any:
         path: the file, for messages.
         line: the line of a JSONL row, or ``None`` for a whole document (the
             line is then taken from the parser).
+        released: read as the released XL-DocBench evaluator (plain ``json.loads``:
+            repeated keys keep the last value, NaN/Infinity accepted), noting each in it.
 
     Raises:
         InputFileError: invalid JSON, a duplicate key, a NaN/Infinity constant, or
             nesting too deep for the parser.
     """
     try:
-        return _DECODER.decode(text)
+        if released is None:
+            return _DECODER.decode(text)
+        value, odd = released.decoder.decode(text)
+        for what, objects in odd:
+            released.note(path, line, what, 1 if line is not None else objects)
+        return value
     except json.JSONDecodeError as exc:
         hint = "fix or remove the line" if line is not None else "fix the file"
         raise InputFileError(
@@ -86,11 +96,18 @@ def loads_strict(text: str, path: str | Path, line: int | None) -> Any:
         ) from None
 
 
-def iter_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
+def iter_jsonl(
+    path: str | Path, *, released: Oddities | None = None
+) -> Iterator[tuple[int, dict[str, Any]]]:
     """Yield ``(line_number, object)`` for each non-blank line of a JSONL file.
 
     Lines are read one at a time, so memory does not grow with the file. A leading
     UTF-8 byte-order mark is accepted; CRLF line ends are accepted.
+
+    With ``released``, lines are read as the released XL-DocBench evaluator reads
+    them (universal newlines, so a lone CR ends a line; ``line.strip()``, so a
+    trailing NBSP or form feed is dropped; plain ``json.loads``) and each such
+    oddity is noted in ``released``; line numbers count universal-newline lines.
 
     Raises:
         InputFileError: the file cannot be opened, a line is not valid JSON, or a
@@ -101,6 +118,9 @@ def iter_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
     except OSError as exc:
         raise InputFileError(path, f"cannot open file ({exc.strerror}); check the path") from None
     try:
+        if released is not None:
+            yield from _iter_released(handle, path, released)
+            return
         for number, raw in enumerate(handle, start=1):
             line = _decode(raw, path, number)
             if not line.strip():
@@ -108,6 +128,37 @@ def iter_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
             yield number, parse_json_object(line, path, number)
     finally:
         handle.close()
+
+
+_JSON_SPACE = " \t\n\r"
+BOM_NOTE = "UTF-8 byte-order mark: the released evaluator fails on it; assay reads past it"
+LONE_CR_NOTE = "line ended by a lone CR (universal newlines): read as a line end, as released"
+STRIP_NOTE = "non-JSON whitespace (NBSP, form feed, ...) at a line end: stripped, as released"
+
+
+def _iter_released(
+    handle: Any, path: str | Path, released: Oddities
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Lines as Python's text mode (universal newlines) and ``line.strip()`` give them."""
+    number = 0
+    for index, raw in enumerate(handle, start=1):
+        text = _decode(raw, path, index)  # drops a byte-order mark on line 1
+        if index == 1 and raw.startswith(b"\xef\xbb\xbf"):
+            released.note(path, 1, BOM_NOTE)
+        crlf = text.replace("\r\n", "\n")
+        if "\r" in crlf:
+            released.note(path, number + 1, LONE_CR_NOTE, crlf.count("\r"))
+        lines = crlf.replace("\r", "\n").split("\n")
+        if lines[-1] == "":
+            lines.pop()
+        for line in lines:
+            number += 1
+            stripped = line.strip()
+            if not stripped:
+                continue
+            if stripped != line.strip(_JSON_SPACE):
+                released.note(path, number, STRIP_NOTE)
+            yield number, parse_json_object(stripped, path, number, released)
 
 
 def _decode(raw: bytes, path: str | Path, number: int) -> str:
@@ -124,8 +175,10 @@ def _decode(raw: bytes, path: str | Path, number: int) -> str:
     return text[1:] if number == 1 and text.startswith("\ufeff") else text
 
 
-def parse_json_object(text: str, path: str | Path, line: int) -> dict[str, Any]:
-    """Parse one JSONL line that must hold a JSON object."""
+def parse_json_object(
+    text: str, path: str | Path, line: int, released: Oddities | None = None
+) -> dict[str, Any]:
+    """Parse one JSONL line that must hold a JSON object (``released``: see loads_strict)."""
     if text.strip() in ("{", "["):
         raise InputFileError(
             path,
@@ -133,7 +186,7 @@ def parse_json_object(text: str, path: str | Path, line: int) -> dict[str, Any]:
             "complete {...} object per line",
             line=line,
         )
-    value = loads_strict(text, path, line)
+    value = loads_strict(text, path, line, released)
     if not isinstance(value, dict):
         hint = " (put each element of the array on its own line)" if isinstance(value, list) else ""
         raise InputFileError(

@@ -10,6 +10,13 @@ Prediction text: an explicit field, else the first key *present* of
 :data:`PREDICTION_FIELDS` (present-but-null gives ""); an ``answer`` object gives
 its ``value``. Non-string values are rendered by :func:`assay.io.gold.value_to_text`.
 Row ``status`` defaults to ``success``.
+
+With ``released=Oddities()`` files are read as the released XL-DocBench evaluator
+reads them: a ``.jsonl`` suffix in any case; an explicit field is ``row.get(field)``
+(an object is scored as its JSON text); mapping keys are ids exactly as written;
+``status`` is ``row.get("status") or "success"`` and kept as written in the
+per-question row; a field no row has scores "" everywhere. What the strict reader
+refuses is noted instead (see :mod:`assay.io.oddities`).
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ from assay.errors import InputFileError
 from assay.io.gold import ID_FIELDS, row_id, value_to_text
 from assay.io.jsondoc import read_json
 from assay.io.jsonl import iter_jsonl, json_type
+from assay.io.oddities import Oddities
 
 PREDICTION_FIELDS = ("prediction", "model_answer", "answer", "response", "output")
 
@@ -39,6 +47,8 @@ class PredictionRow:
         path: the file.
         line: 1-based line for JSONL files; the document's first line otherwise.
         key: the place inside a JSON document (``[3]``, ``items['q1']``), or ``None``.
+        row_status: the status as the released per-question row writes it (raw JSON
+            value), or ``None`` when not read as released.
     """
 
     id: str
@@ -48,6 +58,7 @@ class PredictionRow:
     path: str
     line: int | None
     key: str | None = None
+    row_status: Any = None
 
     @property
     def location(self) -> str:
@@ -57,8 +68,15 @@ class PredictionRow:
         return f"{self.path}:{self.line}"
 
 
-def prediction_text(row: dict[str, Any], field: str | None) -> tuple[str, str | None]:
-    """The prediction text of a row and the field it came from."""
+def prediction_text(
+    row: dict[str, Any], field: str | None, released: bool = False
+) -> tuple[str, str | None]:
+    """The prediction text of a row and the field it came from.
+
+    ``released``: an explicit field is ``row.get(field)``, an object scored as its JSON.
+    """
+    if released and field:
+        return value_to_text(row.get(field)), field if field in row else None
     fields = (field,) if field else PREDICTION_FIELDS
     for name in fields:
         if name in row:
@@ -67,6 +85,24 @@ def prediction_text(row: dict[str, Any], field: str | None) -> tuple[str, str | 
                 value = value.get("value")
             return value_to_text(value), name
     return "", None
+
+
+ODD_STATUS = "a status that is a list or object: kept as written, as released"
+EMPTY_KEY = 'mapping key "": the released evaluator fails on it; assay counts it as an id'
+NO_FIELD = "no row has the --prediction-field field: every prediction scored as '', as released"
+SUFFIX = "suffix .jsonl in other letter case: read as JSONL, as released"
+
+
+def _released_status(
+    row: dict[str, Any], path: str, line: int | None, notes: Oddities
+) -> tuple[str, Any]:
+    """``(status as text, status as written)``: ``row.get("status") or "success"``."""
+    status = row.get("status") or "success"
+    if isinstance(status, str):
+        return status, status
+    if isinstance(status, (list, dict)):
+        notes.note(path, line, ODD_STATUS)
+    return value_to_text(status), status
 
 
 def _status(row: dict[str, Any], path: str, line: int | None, key: str | None) -> str:
@@ -83,9 +119,14 @@ def _status(row: dict[str, Any], path: str, line: int | None, key: str | None) -
 
 
 def _from_row(
-    row: dict[str, Any], field: str | None, path: str, line: int | None, key: str | None
+    row: dict[str, Any],
+    field: str | None,
+    path: str,
+    line: int | None,
+    key: str | None,
+    notes: Oddities | None = None,
 ) -> PredictionRow:
-    qid = row_id(row, path, line)
+    qid = row_id(row, path, line, notes)
     if qid is None:
         where = f" ({key})" if key else ""
         raise InputFileError(
@@ -94,16 +135,22 @@ def _from_row(
             line=line,
             field="id",
         )
-    text, used = prediction_text(row, field)
-    return PredictionRow(qid, text, _status(row, path, line, key), used, path, line, key)
+    text, used = prediction_text(row, field, notes is not None)
+    if notes is None:
+        return PredictionRow(qid, text, _status(row, path, line, key), used, path, line, key)
+    status, written = _released_status(row, path, line, notes)
+    return PredictionRow(qid, text, status, used, path, line, key, written)
 
 
 def _iter_mapping(
-    mapping: dict[str, Any], field: str | None, path: str, prefix: str
+    mapping: dict[str, Any], field: str | None, path: str, prefix: str, notes: Oddities | None
 ) -> Iterator[PredictionRow]:
     """Rows of an id → row mapping: the key is the id; a non-object value is the prediction."""
     for key, value in mapping.items():
         where = f"{prefix}[{key!r}]"
+        if notes is not None:
+            yield _released_entry(key, value, field, path, where, notes)
+            continue
         qid = str(key).strip()
         if isinstance(value, dict):
             text, used = prediction_text(value, field)
@@ -112,8 +159,21 @@ def _iter_mapping(
             yield PredictionRow(qid, value_to_text(value), "success", None, path, 1, where)
 
 
-def _iter_document(path: str, field: str | None) -> Iterator[PredictionRow]:
-    data = read_json(path)
+def _released_entry(
+    key: str, value: Any, field: str | None, path: str, where: str, notes: Oddities
+) -> PredictionRow:
+    """One mapping entry as released: the key exactly as written is the id."""
+    if key == "":
+        notes.note(path, 1, EMPTY_KEY)
+    if not isinstance(value, dict):
+        return PredictionRow(key, value_to_text(value), "success", None, path, 1, where, "success")
+    text, used = prediction_text(value, field, True)
+    status, written = _released_status(value, path, 1, notes)
+    return PredictionRow(key, text, status, used, path, 1, where, written)
+
+
+def _iter_document(path: str, field: str | None, notes: Oddities | None) -> Iterator[PredictionRow]:
+    data = read_json(path, released=notes)
     if isinstance(data, list):
         for index, row in enumerate(data):
             if not isinstance(row, dict):
@@ -122,33 +182,52 @@ def _iter_document(path: str, field: str | None) -> Iterator[PredictionRow]:
                     f"element [{index}] is {json_type(row)}, expected an object",
                     line=1,
                 )
-            yield _from_row(row, field, path, 1, f"[{index}]")
+            yield _from_row(row, field, path, 1, f"[{index}]", notes)
     elif isinstance(data, dict) and isinstance(data.get("items"), dict):
-        yield from _iter_mapping(data["items"], field, path, "items")
+        yield from _iter_mapping(data["items"], field, path, "items", notes)
     elif isinstance(data, dict):
-        yield from _iter_mapping(data, field, path, "")
+        yield from _iter_mapping(data, field, path, "", notes)
     else:
         raise InputFileError(path, f"expected a list or an object, got {json_type(data)}", line=1)
 
 
-def iter_predictions(path: str | Path, field: str | None = None) -> Iterator[PredictionRow]:
+def iter_predictions(
+    path: str | Path, field: str | None = None, *, released: Oddities | None = None
+) -> Iterator[PredictionRow]:
     """Stream the prediction rows of one file, in file order (duplicates included).
+
+    Args:
+        path: the prediction file.
+        field: take the text from this field only (``--prediction-field``).
+        released: read as the released evaluator does, noting oddities here.
 
     Raises:
         InputFileError: unreadable file, bad JSON (with line), a non-object row, a row
-            without id, or an explicit ``field`` that no row of the file has.
+            without id, or an explicit ``field`` that no row of the file has (noted
+            instead with ``released``).
     """
     path = str(path)
     rows: Iterator[PredictionRow]
-    if path.endswith(".jsonl"):
-        rows = (_from_row(row, field, path, line, None) for line, row in iter_jsonl(path))
+    is_jsonl = path.endswith(".jsonl")
+    if released is not None and not is_jsonl and path.lower().endswith(".jsonl"):
+        released.note(path, None, SUFFIX, 0)
+        is_jsonl = True
+    if is_jsonl:
+        rows = (
+            _from_row(row, field, path, line, None, released)
+            for line, row in iter_jsonl(path, released=released)
+        )
     else:
-        rows = _iter_document(path, field)
+        rows = _iter_document(path, field, released)
     seen = found = False
+    count = 0
     for row in rows:
         seen, found = True, found or row.field is not None
+        count += 1
         yield row
-    if field is not None and seen and not found:
+    if field is not None and seen and not found and released is not None:
+        released.note(path, None, NO_FIELD, count)
+    elif field is not None and seen and not found:
         raise InputFileError(
             path,
             f"no row has the field {field!r} named by --prediction-field; check the name "

@@ -84,7 +84,8 @@ def write_outputs(
     if output is not None:
         output = Path(output)
         document = report_document(result, per_question=per_question_json)
-        _write(output, dumps(document), written, "--output")
+        released = result.profile == "xldocbench"
+        _write(output, dumps(document, final_newline=not released), written, "--output")
         if writes_sidecar(result.profile, len(result.systems)):
             _write(sidecar_path(output), dumps(provenance_block(result)), written, "--output")
     if per_question_csv_path is not None:

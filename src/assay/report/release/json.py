@@ -4,8 +4,9 @@ Released layout (key order kept): gold_count, prediction_count, evaluated_count,
 missing_prediction_count, extra_prediction_count, overall, breakdowns, per_question.
 Numbers are rounded to 6 decimals here (never earlier); text is written with a
 2-space indent and non-ASCII kept. Under the ``xldocbench`` profile a single-system
-report is exactly that layout; the ``assay`` profile appends an ``assay`` object
-(profile, version, fingerprint, signatures, options, accounting, duplicates).
+report is exactly that layout, without a final newline as released; the ``assay``
+profile appends an ``assay`` object (profile, version, fingerprint, signatures,
+options, accounting, duplicates).
 """
 
 from __future__ import annotations
@@ -107,9 +108,13 @@ def report_document(result: EvaluationResult, *, per_question: bool = True) -> d
     }
 
 
-def dumps(document: Any) -> str:
-    """Serialise like the released evaluator: 2-space indent, non-ASCII kept, final newline."""
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+def dumps(document: Any, *, final_newline: bool = True) -> str:
+    """Serialise like the released evaluator: 2-space indent, non-ASCII kept.
+
+    The released evaluator writes no final newline (``final_newline=False``, used
+    under the ``xldocbench`` profile); assay's own files end with one.
+    """
+    return json.dumps(document, indent=2, ensure_ascii=False) + ("\n" if final_newline else "")
 
 
 def sidecar_path(report_path: str | Path) -> Path:
