@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint typecheck bench clean
+.PHONY: demo test browser lint typecheck bench clean
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -21,7 +21,12 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/activate
 demo: $(VENV)/.installed-runtime
 	$(BIN)/assay demo
 
-test: $(VENV)/.installed-test
+# The HTML browser test needs Chromium + chromedriver: installed here when missing (as root,
+# Debian packages), else one line says what to install.
+browser:
+	@bash tools/ensure_browser.sh
+
+test: browser $(VENV)/.installed-test
 	$(BIN)/python -m ruff check src tests bench
 	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest

@@ -28,6 +28,7 @@ PUBLIC = [
     "UnknownTokenizerError",
     "__version__",
     "bind",
+    "data_path",
     "diff_reports",
     "evaluate",
     "get_metric",

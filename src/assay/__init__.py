@@ -26,6 +26,7 @@ from assay.errors import (
 from assay.evaluation.compare import CompareOptions, result_document
 from assay.evaluation.diff import diff_reports
 from assay.evaluation.runs import EvaluationResult, SystemInput, evaluate
+from assay.io.bundled import data_path
 from assay.metrics.corpus import CorpusResult
 from assay.metrics.registry import get_metric, metric_names
 from assay.structured import (
@@ -57,6 +58,7 @@ __all__ = [
     "UnknownTokenizerError",
     "__version__",
     "bind",
+    "data_path",
     "diff_reports",
     "evaluate",
     "get_metric",

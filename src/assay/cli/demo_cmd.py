@@ -55,13 +55,23 @@ def copy_release(source: Path, target: Path, fingerprint: str) -> Path:
     show_default=True,
     help="Scoring profile.",
 )
-def demo_command(out_dir: Path, profile: str) -> None:
+@click.option(
+    "--data-dir",
+    "show_data_dir",
+    is_flag=True,
+    help="Print the folder of the bundled sample benchmark (gold, documents, predictions/) "
+    "and exit.",
+)
+def demo_command(out_dir: Path, profile: str, show_data_dir: bool) -> None:
     """Evaluate the bundled sample benchmark for all bundled systems and write the reports.
 
     Besides the release files it writes ``assay-result.json`` (the full result with
     statistics and the bundled structured-output example), ``report.html`` and
     ``report.md``.
     """
+    if show_data_dir:
+        click.echo(str(sample_dir()))
+        return
     from assay.evaluation.compare import result_document
     from assay.io.output import check_output_path, refuse_overwriting_inputs
     from assay.report.release.files import write_outputs

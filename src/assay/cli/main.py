@@ -16,6 +16,7 @@ from assay._version import __version__
 from assay.cli.check_cmd import check_command
 from assay.cli.code_cmd import code_command
 from assay.cli.compare_cmd import compare_command
+from assay.cli.data_cmd import data_command
 from assay.cli.demo_cmd import demo_command
 from assay.cli.diff_cmd import diff_command
 from assay.cli.eval_cmd import eval_command
@@ -90,6 +91,7 @@ def cli() -> None:
 cli.add_command(check_command)
 cli.add_command(code_command)
 cli.add_command(compare_command)
+cli.add_command(data_command)
 cli.add_command(demo_command)
 cli.add_command(diff_command)
 cli.add_command(eval_command)

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from assay.io.bundled import data_path
 from assay.io.output import refuse_overwriting_inputs
 
 if TYPE_CHECKING:
@@ -19,14 +20,12 @@ _FILE = click.Path(dir_okay=False, path_type=Path)
 @click.option(
     "--items",
     "items_path",
-    required=True,
     type=_FILE,
     help="JSONL of {id, response, reference?, claims?}; responses kept verbatim.",
 )
 @click.option(
     "--schema",
     "schema_path",
-    required=True,
     type=_FILE,
     help="The contract: a JSON Schema (Draft 2020-12) file.",
 )
@@ -45,11 +44,16 @@ _FILE = click.Path(dir_okay=False, path_type=Path)
     "responses (their format failure is kept).",
 )
 @click.option(
+    "--example",
+    is_flag=True,
+    help="Score the bundled product-catalogue example (its items, schema and references; "
+    "`assay data path structured` shows them).",
+)
+@click.option(
     "--output",
     "output_path",
-    required=True,
     type=_FILE,
-    help="Where to write the JSON report (the single source of truth).",
+    help="Where to write the JSON report (the single source of truth; optional with --example).",
 )
 @click.option(
     "--per-item",
@@ -63,14 +67,26 @@ def structured_command(
     schema_path: Path,
     references_path: Path | None,
     read_facts_from_wrapped: bool,
-    output_path: Path,
+    example: bool,
+    output_path: Path | None,
     per_item_path: Path | None,
 ) -> None:
-    """Score structured outputs: FORMAT (contract) and FACT (claims) as two axes."""
+    """Score structured outputs: FORMAT (contract) and FACT (claims) as two axes.
+
+    Give --items and --schema (and --output), or --example for the bundled example.
+    """
     from assay.report.structured.files import render_structured_json, write_per_item, write_text
     from assay.report.structured.terminal import render_structured_terminal
     from assay.structured.api import score_structured
 
+    if example:
+        if items_path or schema_path or references_path:
+            raise click.UsageError("give either --example or --items/--schema/--references")
+        base = data_path("structured")
+        items_path, schema_path = base / "responses.jsonl", base / "product.schema.json"
+        references_path = base / "references.jsonl"
+    elif items_path is None or schema_path is None or output_path is None:
+        raise click.UsageError("give --items, --schema and --output (or --example)")
     refuse_overwriting_inputs(
         {"--output": output_path, "--per-item": per_item_path},
         [p for p in (items_path, schema_path, references_path) if p is not None],
@@ -81,11 +97,14 @@ def structured_command(
         references=references_path,
         read_facts_from_wrapped=read_facts_from_wrapped,
     ).to_dict()
-    write_text(output_path, render_structured_json(report), "--output")
+    written = [p for p in (output_path, per_item_path) if p is not None]
+    if output_path is not None:
+        write_text(output_path, render_structured_json(report), "--output")
     if per_item_path is not None:
         write_per_item(report, per_item_path, "--per-item")
     render_structured_terminal(report)
-    click.echo(f"wrote {output_path}" + (f" and {per_item_path}" if per_item_path else ""))
+    if written:
+        click.echo("wrote " + " and ".join(str(p) for p in written))
 
 
 def run_structured_demo(

@@ -22,6 +22,7 @@ from assay.evaluation.fingerprint import fingerprint
 from assay.evaluation.profiles import get_profile, metric_signatures
 from assay.io.gold import read_gold
 from assay.io.oddities import Oddities
+from assay.io.sources import is_blank
 
 DEFAULT_GOLD_NAMES = ("qa_single_doc.jsonl", "qa_cross_doc.jsonl")
 
@@ -80,8 +81,11 @@ class EvaluationResult:
 def default_gold_files(data_dir: str | Path) -> list[Path]:
     """``DIR/qa_single_doc.jsonl`` and ``DIR/qa_cross_doc.jsonl``, those that exist.
 
+    Either file is optional: one that is absent, or empty/blank, is left out (a
+    gold file given by name with no rows stays an error).
+
     Raises:
-        InvalidOptionError: neither exists.
+        InvalidOptionError: neither exists with rows in it.
     """
     paths = [Path(data_dir) / name for name in DEFAULT_GOLD_NAMES]
     found = [p for p in paths if p.is_file()]
@@ -90,7 +94,13 @@ def default_gold_files(data_dir: str | Path) -> list[Path]:
             f"--data-dir {data_dir}: found neither {' nor '.join(DEFAULT_GOLD_NAMES)}; "
             "pass --gold-files FILE... instead"
         )
-    return found
+    with_rows = [p for p in found if not is_blank(p)]
+    if not with_rows:
+        raise InvalidOptionError(
+            f"--data-dir {data_dir}: {' and '.join(str(p) for p in found)} "
+            "hold no gold questions (empty); add rows or pass --gold-files FILE..."
+        )
+    return with_rows
 
 
 def evaluate(

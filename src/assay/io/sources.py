@@ -1,0 +1,140 @@
+"""Opening an input source: a path or ``-`` (standard input), compressed or not.
+
+Compression is recognised from the first bytes, not the name: gzip (``1f 8b``), bzip2
+(``BZh``), xz (``fd 37 7a 58 5a 00``) and Zstandard (``28 b5 2f fd``; needs the
+``zstandard`` package, ``pip install 'assay[zstd]'``). The loaders read the
+decompressed bytes from :func:`open_source` and keep their own parsing and messages.
+A corrupt compressed stream is an :class:`~assay.errors.InputFileError` naming the
+file and the compression, not a traceback.
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import io
+import lzma
+import sys
+import zlib
+from pathlib import Path
+from typing import IO, Any, cast
+
+from assay.errors import InputFileError
+
+STDIN = "-"
+MAGIC = (
+    (b"\x1f\x8b", "gzip"),
+    (b"BZh", "bz2"),
+    (b"\xfd7zXZ\x00", "xz"),
+    (b"\x28\xb5\x2f\xfd", "zstd"),
+)
+COMPRESSED_SUFFIXES = (".gz", ".bz2", ".xz", ".zst", ".zstd")
+_READ_ERRORS: tuple[type[BaseException], ...] = (OSError, EOFError, lzma.LZMAError, zlib.error)
+
+
+def display_name(path: str | Path) -> str:
+    """The name used in messages: ``<stdin>`` for ``-``, else the path as given."""
+    return "<stdin>" if str(path) == STDIN else str(path)
+
+
+def base_name(path: str | Path) -> str:
+    """The file name without a compression suffix: ``preds.jsonl.gz`` → ``preds.jsonl``."""
+    name = Path(str(path)).name.lower()
+    for suffix in COMPRESSED_SUFFIXES:
+        if name.endswith(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
+def _open_raw(path: str | Path) -> IO[bytes]:
+    if str(path) == STDIN:
+        return sys.stdin.buffer
+    try:
+        return open(path, "rb")  # noqa: SIM115 - the caller closes the returned stream
+    except OSError as exc:
+        raise InputFileError(path, f"cannot open file ({exc.strerror}); check the path") from None
+
+
+def compression_of(head: bytes) -> str | None:
+    """The compression named by a stream's first bytes, or ``None`` for plain data."""
+    return next((name for magic, name in MAGIC if head.startswith(magic)), None)
+
+
+class _Guarded(io.RawIOBase):
+    """A decompressing stream whose read errors become one-line :class:`InputFileError`."""
+
+    def __init__(self, inner: Any, path: str | Path, compression: str, raw: IO[bytes]) -> None:
+        self._inner, self._path, self._compression, self._raw = inner, path, compression, raw
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        try:
+            data = self._inner.read(len(buffer))
+        except _READ_ERRORS + _zstd_errors() as exc:
+            raise InputFileError(
+                display_name(self._path),
+                f"corrupt or truncated {self._compression} data ({exc}); "
+                "re-create or re-download the file",
+            ) from None
+        buffer[: len(data)] = data
+        return len(data)
+
+    def close(self) -> None:
+        if not self.closed:
+            self._inner.close()
+            if self._raw is not sys.stdin.buffer:
+                self._raw.close()
+        super().close()
+
+
+def _zstd_errors() -> tuple[type[BaseException], ...]:
+    try:
+        import zstandard
+    except ImportError:  # pragma: no cover - only when zstd was never opened
+        return ()
+    return (zstandard.ZstdError,)
+
+
+def _decompressor(raw: IO[bytes], compression: str, path: str | Path) -> Any:
+    if compression == "gzip":
+        return gzip.GzipFile(fileobj=raw, mode="rb")
+    if compression == "bz2":
+        return bz2.BZ2File(raw, mode="rb")
+    if compression == "xz":
+        return lzma.LZMAFile(raw, mode="rb")
+    try:
+        import zstandard
+    except ImportError:
+        raise InputFileError(
+            display_name(path),
+            "is Zstandard-compressed and the zstandard package is not installed; "
+            "pip install 'assay[zstd]', or decompress the file first",
+        ) from None
+    return zstandard.ZstdDecompressor().stream_reader(raw, read_across_frames=True)
+
+
+def open_source(path: str | Path) -> IO[bytes]:
+    """Open a path (or ``-`` for standard input) for reading decompressed bytes.
+
+    Raises:
+        InputFileError: the file cannot be opened, or it is Zstandard-compressed and
+            the ``zstandard`` package is missing.
+    """
+    raw = _open_raw(path)
+    buffered: Any = raw if isinstance(raw, io.BufferedReader) else io.BufferedReader(cast(Any, raw))
+    compression = compression_of(buffered.peek(6)[:6])
+    if compression is None:
+        return cast(IO[bytes], buffered)
+    inner = _decompressor(buffered, compression, path)
+    return io.BufferedReader(_Guarded(inner, path, compression, buffered))
+
+
+def is_blank(path: str | Path) -> bool:
+    """True when a file holds nothing but whitespace (after decompression)."""
+    with open_source(path) as handle:
+        for block in iter(lambda: handle.read(1 << 16), b""):
+            if block.strip():
+                return False
+    return True
