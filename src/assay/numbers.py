@@ -26,6 +26,7 @@ between two digits is a range (``2019–2020`` gives 2019, then 2020).
 
 from __future__ import annotations
 
+import decimal
 import math
 import re
 from dataclasses import dataclass
@@ -82,40 +83,61 @@ class Number:
         return {"value": self.value, "percent": self.percent, "text": self.text}
 
 
-def _mantissa(text: str) -> float:
+def _mantissa(text: str) -> str:
+    """The mantissa as a plain decimal literal (``1,250.5`` → ``1250.5``)."""
     for space in _THIN_SPACES:
         text = text.replace(space, "")
     if "," in text and "." in text and text.index(".") < text.index(","):
-        text = text.replace(".", "").replace(",", ".")
-    elif re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", text):
-        text = text.replace(",", "")
-    else:
-        text = text.replace(",", ".")
-    return float(text)
+        return text.replace(".", "").replace(",", ".")
+    if re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", text):
+        return text.replace(",", "")
+    return text.replace(",", ".")
 
 
-def _int(text: str) -> int:
-    return int(text.translate(_SUPERSCRIPTS).replace("\u2212", "-"))
+def _exponent(text: str) -> str:
+    """An exponent as a plain signed literal of any length (superscripts, Unicode minus)."""
+    return text.translate(_SUPERSCRIPTS).replace("\u2212", "-")
 
 
-def _power(base: float, exponent: int) -> float:
+# Exponents beyond this many digits over- or underflow any float whatever the base, so
+# they are never turned into an int (Python refuses ints of more than 4,300 digits).
+_EXPONENT_DIGITS = 30
+_DIVISION = decimal.Context(prec=40, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN, traps=[])
+
+
+def _power(base: str, exponent: str) -> float:
+    """``base ** exponent`` as a float: ``inf`` when it overflows, 0.0 when it underflows."""
+    value = float(base)
+    negative = exponent.startswith("-")
+    digits = exponent.lstrip("+-").lstrip("0") or "0"
+    if value in (0.0, 1.0) or digits == "0":
+        return 1.0 if digits == "0" or value == 1.0 else (math.inf if negative else 0.0)
+    if math.isinf(value):
+        return 0.0 if negative else math.inf
+    if len(digits) > _EXPONENT_DIGITS:
+        grows = (value > 1.0) != negative
+        return math.inf if grows else 0.0
     try:
-        return float(base**exponent)
-    except (OverflowError, ZeroDivisionError):
+        return float(value ** int(("-" if negative else "") + digits))
+    except OverflowError:
         return math.inf
 
 
 def _value(match: re.Match[str]) -> float:
-    value = _mantissa(match["mant"])
-    if match["exp"]:
-        value = float(f"{value}e{_int(match['exp'][1:])}")
+    """The match's value; ``inf`` past the float range, never an exception."""
+    mantissa = _mantissa(match["mant"])
+    if match["exp"]:  # float() reads exponents of any length: inf or 0.0 beyond the range
+        value = float(f"{mantissa}e{_exponent(match['exp'][1:])}")
     elif match["x10"] or match["x10sup"]:
-        value = value * _power(10.0, _int(match["x10"] or match["x10sup"]))
+        value = float(f"{mantissa}e{_exponent(match['x10'] or match['x10sup'])}")
     elif match["pow"] or match["powsup"]:
-        value = _power(value, _int(match["pow"] or match["powsup"]))
-    elif match["den"]:
-        denominator = int(match["den"])
-        value = value / denominator if denominator else math.inf
+        value = _power(mantissa, _exponent(match["pow"] or match["powsup"]))
+    elif match["den"]:  # exact decimal division: a 400-digit denominator is no overflow
+        denominator = decimal.Decimal(match["den"])
+        quotient = _DIVISION.divide(decimal.Decimal(mantissa), denominator) if denominator else None
+        value = math.inf if quotient is None else float(quotient)
+    else:
+        value = float(mantissa)
     sign = (match["sign"] or "").strip()
     return -value if sign and sign != "+" else value
 

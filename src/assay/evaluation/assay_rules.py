@@ -22,6 +22,7 @@ Each difference from :mod:`assay.evaluation.xldocbench` is deliberate and tested
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from typing import Any
@@ -192,7 +193,14 @@ def choice_rule(raw_pred: str, raw_gold: str) -> float:
 
 
 def _number(raw: str) -> Number | None:
-    return first_number(normalise_prefix(raw))
+    """The first number, or ``None`` when there is none or it is beyond the float range.
+
+    A value past the range (``10^99999``, ``2e`` + thousands of digits) cannot be
+    compared within a relative tolerance, so such an answer is judged by the entity
+    rule on its text instead.
+    """
+    number = first_number(normalise_prefix(raw))
+    return number if number is not None and math.isfinite(number.value) else None
 
 
 def normalise_prefix(raw: str) -> str:

@@ -20,6 +20,7 @@ from assay.evaluation.align import BUCKETS, check_accounting
 from assay.evaluation.benchmark import QuestionResult, SystemResult, breakdowns, mean_aggregate
 from assay.evaluation.profiles import SUBSTITUTED_STATUSES
 from assay.evaluation.runs import EvaluationResult
+from assay.io.jsonl import json_type
 
 NOT_RECORDED = "n/a"
 
@@ -45,16 +46,50 @@ def _bucket(row: dict[str, Any]) -> str:
     return "scored" if str(row.get("prediction", "")).strip() else "empty"
 
 
-def _question(row: dict[str, Any]) -> QuestionResult:
+_SCORES = ("accuracy", "token_f1", "anls")
+_COUNTS = ("prediction_count", "missing_prediction_count", "extra_prediction_count")
+
+
+def _bad(path: str, where: str, problem: str) -> InputFileError:
+    return InputFileError(
+        path, f"{problem}; re-create the report with `assay eval --output`", field=where
+    )
+
+
+def _score(row: dict[str, Any], name: str, path: str, where: str) -> float:
+    """A per-question score: a finite number from 0 to 1 (booleans are not scores)."""
+    value = row.get(name)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        problem = "missing" if name not in row else f"must be a number, got {json_type(value)}"
+        raise _bad(path, f"{where}.{name}", problem)
+    if not 0.0 <= value <= 1.0:
+        raise _bad(path, f"{where}.{name}", f"must be a score from 0 to 1, got {value!r}")
+    return float(value)
+
+
+def _question(row: Any, path: str, where: str) -> QuestionResult:
+    """One per-question row: the id a string or a number, the scores numbers from 0 to 1.
+
+    Labels are kept as written (released rows carry raw values such as a ``null`` domain).
+    """
+    if not isinstance(row, dict):
+        raise _bad(path, where, f"must be an object, got {json_type(row)}")
+    qid = row.get("question_id")
+    if isinstance(qid, bool) or not isinstance(qid, (str, int, float)):
+        problem = (
+            "missing" if "question_id" not in row else f"must be a string, got {json_type(qid)}"
+        )
+        raise _bad(path, f"{where}.question_id", problem)
+    accuracy, token_f1, anls = (_score(row, name, path, where) for name in _SCORES)
     return QuestionResult(
-        question_id=str(row["question_id"]),
+        question_id=str(qid),
         prediction=str(row.get("prediction", "")),
         gold_answer=str(row.get("gold_answer", "")),
         answer_format=str(row.get("answer_format", NOT_RECORDED)),
         status=str(row.get("status", "success")),
-        accuracy=float(row["accuracy"]),
-        token_f1=float(row["token_f1"]),
-        anls=float(row["anls"]),
+        accuracy=accuracy,
+        token_f1=token_f1,
+        anls=anls,
         split=str(row.get("split", NOT_RECORDED)),
         domain=str(row.get("domain", NOT_RECORDED)),
         reasoning_type=str(row.get("reasoning_type", NOT_RECORDED)),
@@ -67,27 +102,49 @@ def _question(row: dict[str, Any]) -> QuestionResult:
     )
 
 
-def _system(name: str, report: dict[str, Any], path: str) -> SystemResult:
-    try:
-        questions = tuple(_question(row) for row in report["per_question"])
-        gold_count = int(report.get("gold_count", len(questions)))
-    except (KeyError, TypeError, ValueError) as exc:
-        raise InputFileError(
-            path, f"per_question row without a usable {exc} field; re-create the report"
-        ) from None
+def _count(report: dict[str, Any], name: str, default: int, path: str, prefix: str) -> int:
+    """A saved count: a whole number ≥ 0 (``[1]``, ``"3"``, ``true`` or ``1.5`` refused)."""
+    value = report.get(name, default)
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        shown = f"{json_type(value)} {value!r}"
+        raise _bad(path, f"{prefix}{name}", f"must be a whole number ≥ 0, got {shown[:60]}")
+    return value
+
+
+def _system(name: str, report: dict[str, Any], path: str, prefix: str = "") -> SystemResult:
+    rows = report["per_question"]
+    if not isinstance(rows, list):
+        raise _bad(path, f"{prefix}per_question", f"must be a list, got {json_type(rows)}")
+    questions = tuple(
+        _question(row, path, f"{prefix}per_question[{i}]") for i, row in enumerate(rows)
+    )
+    gold_count = _count(report, "gold_count", len(questions), path, prefix)
+    if gold_count < len(questions):
+        raise _bad(
+            path, f"{prefix}gold_count",
+            f"is {gold_count}, fewer than the {len(questions)} per-question rows",
+        )  # fmt: skip
     counts = dict.fromkeys(BUCKETS, 0)
     for q in questions:
         counts[q.bucket] += 1
     counts["missing"] += gold_count - len(questions)  # rows left out by --ignore-missing
     check_accounting(counts, gold_count)
+    saved = {
+        key: _count(
+            report, key, counts["missing"] if key.startswith("missing") else 0, path, prefix
+        )
+        for key in _COUNTS
+    }
     return SystemResult(
         system=name,
         prediction_files=(),
         gold_count=gold_count,
-        prediction_count=int(report.get("prediction_count", 0)),
+        prediction_count=saved["prediction_count"],
         evaluated_count=len(questions),
-        missing_prediction_count=int(report.get("missing_prediction_count", counts["missing"])),
-        extra_prediction_count=int(report.get("extra_prediction_count", 0)),
+        missing_prediction_count=saved["missing_prediction_count"],
+        extra_prediction_count=saved["extra_prediction_count"],
         overall=mean_aggregate(questions),
         breakdowns=breakdowns(questions),
         questions=questions,
@@ -96,11 +153,26 @@ def _system(name: str, report: dict[str, Any], path: str) -> SystemResult:
     )
 
 
+def _provenance(document: dict[str, Any], path: str) -> dict[str, Any]:
+    """The saved ``assay`` block, its fields type-checked (absent: ``{}``)."""
+    saved = document.get("assay")
+    if not isinstance(saved, dict):
+        return {}
+    for key in ("metric_signatures", "options"):
+        if saved.get(key) is not None and not isinstance(saved[key], dict):
+            raise _bad(path, f"assay.{key}", f"must be an object, got {json_type(saved[key])}")
+    files = saved.get("gold_files")
+    if files is not None and not isinstance(files, list):
+        raise _bad(path, "assay.gold_files", f"must be a list, got {json_type(files)}")
+    return saved
+
+
 def result_from_report(document: dict[str, Any], path: str, name: str) -> EvaluationResult:
     """An :class:`EvaluationResult` from a released report (``name``: single system's name).
 
     Raises:
-        InputFileError: the report has no per-question rows or a row lacks a score.
+        InputFileError: the report has no per-question rows, or a row, a count or the
+            provenance block has a missing or mistyped field (named in the message).
     """
     if not is_release_report(document):
         raise InputFileError(
@@ -112,9 +184,10 @@ def result_from_report(document: dict[str, Any], path: str, name: str) -> Evalua
     if isinstance(document.get("per_question"), list):
         systems = (_system(name, document, path),)
     else:
-        systems = tuple(_system(n, s, path) for n, s in document["systems"].items())
-    saved = document.get("assay")
-    block: dict[str, Any] = saved if isinstance(saved, dict) else {}
+        systems = tuple(
+            _system(n, s, path, f"systems[{n!r}].") for n, s in document["systems"].items()
+        )
+    block = _provenance(document, path)
     return EvaluationResult(
         profile=str(block.get("profile", NOT_RECORDED)),
         assay_version=str(block.get("assay_version", NOT_RECORDED)),

@@ -52,7 +52,8 @@ class Problem:
 
 
 def _where(error: InputFileError) -> str:
-    return error.path if error.line is None else f"{error.path}:{error.line}"
+    where = error.path if error.line is None else f"{error.path}:{error.line}"
+    return f"{where}: field {error.field!r}" if error.field else where
 
 
 def _rows(path: Path, problems: list[Problem]) -> Iterator[tuple[int, dict[str, Any]]]:

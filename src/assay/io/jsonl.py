@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import math
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,8 +43,96 @@ class _ConstantError(ValueError):
         self.name = name
 
 
+# Python refuses to convert longer digit strings to ``int`` (CVE-2020-10735); 0 = no limit.
+INT_DIGIT_LIMIT = sys.get_int_max_str_digits()
+
+
+class _HugeNumber:
+    """A number literal Python cannot hold: too many digits for ``int``, or a float overflow."""
+
+    __slots__ = ("literal",)
+
+    def __init__(self, literal: str) -> None:
+        self.literal = literal
+
+
+class _HugeNumberError(ValueError):
+    """Raised by the strict decoder's float hook; located by :func:`_locate_huge`."""
+
+
+def _finite_float(literal: str) -> float:
+    """``parse_float``: a literal beyond the float range would silently become infinity."""
+    value = float(literal)
+    if math.isinf(value):
+        raise _HugeNumberError(literal)
+    return value
+
+
+def _marked_int(literal: str) -> Any:
+    digits = len(literal.lstrip("-"))
+    return _HugeNumber(literal) if INT_DIGIT_LIMIT and digits > INT_DIGIT_LIMIT else int(literal)
+
+
+def _marked_float(literal: str) -> Any:
+    value = float(literal)
+    return _HugeNumber(literal) if math.isinf(value) else value
+
+
 # One decoder for every call: ``json.loads`` with hooks would build a new one each time.
-_DECODER = json.JSONDecoder(object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant)
+_DECODER = json.JSONDecoder(
+    object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant, parse_float=_finite_float
+)
+# Only used after a failure, to say which field holds the number Python cannot hold.
+_LOCATOR = json.JSONDecoder(parse_int=_marked_int, parse_float=_marked_float, parse_constant=float)
+
+
+def _locate_huge(text: str, floats_too: bool) -> tuple[str, str] | None:
+    """``(field path, literal)`` of the first number Python cannot hold, or ``None``."""
+    try:
+        value = _LOCATOR.decode(text)
+    except (ValueError, RecursionError):
+        return None
+    stack: list[tuple[str, Any]] = [("", value)]
+    while stack:
+        where, item = stack.pop()
+        if isinstance(item, _HugeNumber):
+            if floats_too or not _is_float_literal(item.literal):
+                return where, item.literal
+        elif isinstance(item, dict):
+            keys = list(item.items())
+            stack.extend((f"{where}.{k}" if where else k, v) for k, v in reversed(keys))
+        elif isinstance(item, list):
+            stack.extend((f"{where}[{i}]", v) for i, v in reversed(list(enumerate(item))))
+    return None
+
+
+def _is_float_literal(literal: str) -> bool:
+    return any(c in literal for c in ".eE")
+
+
+def _huge_number_error(
+    text: str, path: str | Path, line: int | None, floats_too: bool
+) -> InputFileError | None:
+    """The error for a number literal too long for ``int`` or beyond the float range."""
+    found = _locate_huge(text, floats_too)
+    if found is None:
+        return None
+    where, literal = found
+    if line is None:
+        line = text.count("\n", 0, max(text.find(literal), 0)) + 1
+    shown = literal if len(literal) <= 24 else f"{literal[:12]}...{literal[-6:]}"
+    if _is_float_literal(literal):
+        problem = (
+            f"the number {shown} is beyond the range of a float (it would be read as "
+            "infinity); write it as a string or as a smaller number"
+        )
+    else:
+        digits = len(literal.lstrip("-"))
+        problem = (
+            f"the integer {shown} has {digits:,} digits, more than Python reads "
+            f"({INT_DIGIT_LIMIT:,}); write it as a string or as a shorter number"
+        )
+    return InputFileError(path, problem, line=line, field=where or None)
 
 
 def loads_strict(
@@ -94,6 +184,11 @@ def loads_strict(
         raise InputFileError(
             path, f"{exc.name} is not valid JSON; write a number or a string", line=line
         ) from None
+    except ValueError:  # int() past the digit limit, or a float literal past the float range
+        huge = _huge_number_error(text, path, line, floats_too=released is None)
+        if huge is None:
+            raise
+        raise huge from None
 
 
 def iter_jsonl(

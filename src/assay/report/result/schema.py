@@ -19,6 +19,7 @@ OBJECT = {"type": "object"}
 STRING = {"type": "string"}
 INTEGER = {"type": "integer"}
 NUMBER = {"type": "number"}
+COUNT = {"type": "integer", "minimum": 0}
 
 _SYSTEM = {
     "type": "object",
@@ -29,7 +30,9 @@ _SYSTEM = {
     ],
     "properties": {
         "system": STRING, "overall": OBJECT, "accounting": OBJECT, "accuracy_rate": OBJECT,
-        "rank": INTEGER, "tie_group": INTEGER, "gold_count": INTEGER,
+        "rank": INTEGER, "tie_group": INTEGER, "gold_count": COUNT,
+        "evaluated_count": COUNT, "extra_prediction_count": COUNT,
+        "missing_prediction_count": COUNT, "prediction_count": COUNT,
         "duplicates": {"type": "array"}, "prediction_files": {"type": "array"},
     },
 }  # fmt: skip
