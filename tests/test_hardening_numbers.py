@@ -17,13 +17,13 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
-from cli_helpers import run
 
 from assay.errors import InputFileError
 from assay.evaluation.assay_rules import numeric_rule
 from assay.io.jsonl import loads_strict
 from assay.io.oddities import Oddities
 from assay.numbers import first_number
+from cli_helpers import run
 
 HUGE_INT = "1" + "0" * 5000  # 5,001 digits: past Python's default limit of 4,300
 GOLD = (
