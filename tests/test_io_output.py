@@ -175,7 +175,10 @@ def test_kill_9_at_any_moment_leaves_the_old_or_the_new_complete_file(tmp_path: 
     seen = set()
     for _ in range(12):
         process = subprocess.Popen([sys.executable, "-c", WRITER, str(target), str(size)], env=env)
-        time.sleep(rng.uniform(0.2, 0.9))
+        started = time.monotonic()  # a loaded machine may need seconds for the first file
+        while not target.exists() and time.monotonic() - started < 60:
+            time.sleep(0.05)
+        time.sleep(rng.uniform(0.0, 0.9))
         os.kill(process.pid, signal.SIGKILL)
         process.wait()
         if target.exists():
