@@ -118,7 +118,7 @@ def _assay_accuracy(gold: Prepared, text: str, normalised: str, substituted: boo
 PROFILES = {
     "xldocbench": Profile(
         name="xldocbench",
-        description="bit-for-bit the XL-DocBench released evaluator (quirks kept)",
+        description="the XL-DocBench released evaluator's rules and file reading (quirks kept)",
         answer_type=xldocbench.answer_type,
         accuracy=_xl_accuracy,
         duplicate_policy="last-wins",
