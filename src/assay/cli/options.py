@@ -115,7 +115,7 @@ def input_options(func: F) -> F:
             click.option(
                 "--ignore-missing", is_flag=True, help="Skip questions without a prediction."
             ),
-            profile_option("xldocbench: the released evaluator's rules and outputs; assay: traps fixed."),
+            profile_option("xldocbench: the released evaluator's rules; assay: traps fixed."),
             click.option(
                 "--duplicates", type=click.Choice(DUPLICATE_POLICIES), default=None,
                 help="Duplicate prediction ids: keep the later row, or reject the file "
