@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 import regex
 
+from assay.cli.stdout import echo_written, side_console, stdout_taken
 from assay.errors import InvalidOptionError
 from assay.io.output import refuse_overwriting_inputs, write_file
 
@@ -76,7 +77,6 @@ def code_command(
     if per_sample_path is not None:
         write_file(per_sample_path, render_code_jsonl(report.per_sample()),
                    option="--per-sample")  # fmt: skip
-    render_code_terminal(document)
-    written = [str(p) for p in (output_path, per_sample_path) if p is not None]
-    if written:
-        click.echo("wrote " + " and ".join(written))
+    written = [p for p in (output_path, per_sample_path) if p is not None]
+    render_code_terminal(document, side_console(stdout_taken(written)))
+    echo_written(written)

@@ -6,6 +6,7 @@ import click
 
 from assay.cli.eval_cmd import input_files, run_evaluation, write_comparison_files
 from assay.cli.options import InputArgs, StatsArgs, input_options, stats_options
+from assay.cli.stdout import echo_written, side_console, stdout_taken
 from assay.evaluation.compare import result_document
 from assay.io.output import refuse_overwriting_inputs
 
@@ -46,6 +47,5 @@ def compare_command(inputs: InputArgs, stats: StatsArgs) -> None:
     written = write_comparison_files(
         document, stats.result_json, stats.html_path, stats.markdown_path
     )
-    print_result(document)
-    for path in written:
-        click.echo(f"wrote {path}")
+    print_result(document, side_console(stdout_taken(written)))
+    echo_written(written)

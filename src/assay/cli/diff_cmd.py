@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from assay.cli.stdout import echo_written, stdout_taken
+
 _FILE = click.Path(dir_okay=False, path_type=Path)
 
 
@@ -43,7 +45,6 @@ def diff_command(
     diff = diff_reports(
         old, new, pass_threshold=pass_threshold, old_name=str(old_report), new_name=str(new_report)
     )
-    click.echo(render_diff_text(diff), nl=False)
+    click.echo(render_diff_text(diff), nl=False, err=stdout_taken([json_path]))
     if json_path is not None:
-        write_text(json_path, dumps_result(diff), "--json")
-        click.echo(f"wrote {json_path}")
+        echo_written([write_text(json_path, dumps_result(diff), "--json")])

@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from assay.cli.options import InputArgs, StatsArgs, input_options, stats_options
+from assay.cli.stdout import side_console, stdout_taken
 from assay.errors import InvalidOptionError
 from assay.evaluation.compare import result_document
 from assay.evaluation.runs import (
@@ -20,9 +21,23 @@ from assay.evaluation.runs import (
     default_gold_files,
     evaluate,
 )
-from assay.io.output import refuse_overwriting_inputs
+from assay.io.output import is_stdout, refuse_overwriting_inputs
+from assay.io.sources import STDIN, base_name
 
-PREDICTION_SUFFIXES = (".jsonl", ".json")
+PREDICTION_SUFFIXES = (".jsonl", ".json", ".csv", ".tsv")
+
+
+def system_name(path: Path) -> str:
+    """A system's name from its file: ``stdin`` for ``-``, else the name without suffixes.
+
+    A compression suffix goes too: ``atlas.jsonl.gz`` → ``atlas``.
+    """
+    return "stdin" if str(path) == STDIN else Path(base_name(path)).stem
+
+
+def is_prediction_file(path: Path) -> bool:
+    """A file in a ``--predictions`` folder that is read: by suffix, compressed or not."""
+    return path.is_file() and Path(base_name(path)).suffix in PREDICTION_SUFFIXES
 
 
 def systems_from_options(
@@ -32,12 +47,14 @@ def systems_from_options(
     systems: list[SystemInput] = []
     for path in predictions:
         if path.is_dir():
-            files = sorted(p for p in path.iterdir() if p.suffix in PREDICTION_SUFFIXES)
+            files = sorted(p for p in path.iterdir() if is_prediction_file(p))
             if not files:
-                raise InvalidOptionError(f"--predictions {path}: no .jsonl or .json files in it")
-            systems += [SystemInput(f.stem, (str(f),)) for f in files]
+                raise InvalidOptionError(
+                    f"--predictions {path}: no .jsonl or .json files (nor .csv, .tsv) in it"
+                )
+            systems += [SystemInput(system_name(f), (str(f),)) for f in files]
         else:
-            systems.append(SystemInput(path.stem, (str(path),)))
+            systems.append(SystemInput(system_name(path), (str(path),)))
     for item in named:
         name, sep, file = item.partition("=")
         if not sep or not name or not file:
@@ -118,6 +135,7 @@ def eval_command(
     ).paths
     several = len(result.systems) > 1
     released_layout = result.profile == "xldocbench" and not several
+    to_err = stdout_taken(path for _, path in planned)
     document = None
     if several or stats.result_json or stats.html_path or stats.markdown_path:
         document = result_document(result, stats.compare_options())
@@ -125,16 +143,17 @@ def eval_command(
             document, stats.result_json, stats.html_path, stats.markdown_path
         )
     if document is None or not several:
-        click.echo(release_summary(result.systems[0]))
+        click.echo(release_summary(result.systems[0]), err=to_err)
         if result.profile != "xldocbench":
-            click.echo(accounting_line(result.systems[0]))
-            click.echo("\n".join(provenance_lines(result)))
+            click.echo(accounting_line(result.systems[0]), err=to_err)
+            click.echo("\n".join(provenance_lines(result)), err=to_err)
     else:
         from assay.report.result.terminal import print_result
 
-        print_result(document)
+        print_result(document, side_console(to_err))
     for path in written:  # the released stdout is the summary alone
-        click.echo(f"wrote {path}", err=released_layout)
+        if not is_stdout(path):
+            click.echo(f"wrote {path}", err=released_layout or to_err)
 
 
 def input_files(inputs: InputArgs) -> list[Path]:

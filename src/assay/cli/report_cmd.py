@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from assay.cli.stdout import echo_written
+
 _FILE = click.Path(dir_okay=False, path_type=Path)
 
 
@@ -16,7 +18,9 @@ _FILE = click.Path(dir_okay=False, path_type=Path)
     "--format", "fmt", type=click.Choice(["md", "html", "csv"]), required=True,
     help="Output format.",
 )  # fmt: skip
-@click.option("--output", type=_FILE, required=True, help="Where to write the file.")
+@click.option(
+    "--output", type=_FILE, required=True, help="Where to write the file (- for standard output)."
+)
 @click.option(
     "--timestamp",
     is_flag=True,
@@ -43,4 +47,4 @@ def report_command(report_json: Path, fmt: str, output: Path, timestamp: bool) -
 
         stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC") if timestamp else None
         text = render_html(document, timestamp=stamp)
-    click.echo(f"wrote {write_text(output, text)}")
+    echo_written([write_text(output, text)])

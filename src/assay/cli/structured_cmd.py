@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from assay.cli.stdout import echo_written, side_console, stdout_taken
 from assay.io.bundled import data_path
 from assay.io.output import refuse_overwriting_inputs
 
@@ -102,9 +103,8 @@ def structured_command(
         write_text(output_path, render_structured_json(report), "--output")
     if per_item_path is not None:
         write_per_item(report, per_item_path, "--per-item")
-    render_structured_terminal(report)
-    if written:
-        click.echo("wrote " + " and ".join(str(p) for p in written))
+    render_structured_terminal(report, side_console(stdout_taken(written)))
+    echo_written(written)
 
 
 def run_structured_demo(

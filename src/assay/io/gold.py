@@ -17,14 +17,16 @@ oddity is noted instead, and the per-question row keeps the raw labels.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from assay.errors import InputFileError
-from assay.io.jsonl import iter_jsonl, json_type
+from assay.io.jsonl import json_type
 from assay.io.oddities import Oddities
+from assay.io.sources import display_name, input_kind
+from assay.io.tabular import iter_records
 
 ID_FIELDS = ("question_id", "global_qa_id", "global_id", "id")
 UNKNOWN = "unknown"
@@ -124,9 +126,14 @@ class GoldQuestion:
     is_unanswerable: bool
     documents: tuple[DocumentRef, ...]
     path: str
-    line: int
+    line: int | None
     format_label: str | None = None
     row_labels: tuple[Any, Any, Any, Any] | None = None
+
+    @property
+    def location(self) -> str:
+        """``file:line``, or ``gold records[i]`` for an in-memory record."""
+        return self.path if self.line is None else f"{self.path}:{self.line}"
 
     @property
     def answer_format_label(self) -> str:
@@ -167,7 +174,7 @@ def _documents(row: dict[str, Any]) -> tuple[DocumentRef, ...]:
     return tuple(refs)
 
 
-def _answer(row: dict[str, Any], path: str, line: int) -> tuple[Any, Any, Any]:
+def _answer(row: dict[str, Any], path: str, line: int | None) -> tuple[Any, Any, Any]:
     """``(value, format, verification_rule)`` of a row; a missing answer is an error."""
     if "answer" not in row:
         raise InputFileError(
@@ -200,7 +207,7 @@ def _answer(row: dict[str, Any], path: str, line: int) -> tuple[Any, Any, Any]:
 LABEL_FIELDS = ("domain", "reasoning_type", "difficulty", "doc_type")
 
 
-def _metadata(row: dict[str, Any], path: str, line: int) -> dict[str, Any]:
+def _metadata(row: dict[str, Any], path: str, line: int | None) -> dict[str, Any]:
     """The row's ``metadata`` object, its labels checked to be scalars (``{}`` when absent).
 
     Raises:
@@ -240,7 +247,7 @@ def _metadata(row: dict[str, Any], path: str, line: int) -> dict[str, Any]:
     return meta
 
 
-def parse_gold_row(row: dict[str, Any], path: str, line: int) -> GoldQuestion:
+def parse_gold_row(row: dict[str, Any], path: str, line: int | None) -> GoldQuestion:
     """Build a :class:`GoldQuestion` from one parsed row.
 
     Raises:
@@ -273,20 +280,52 @@ def parse_gold_row(row: dict[str, Any], path: str, line: int) -> GoldQuestion:
     )
 
 
+ANSWER_COLUMNS = ("format", "verification_rule")
+FLAT_FLAG = "is_unanswerable"
+
+
+def nest_flat_row(record: dict[str, Any]) -> dict[str, Any]:
+    """A CSV/TSV gold row (all text) in the nested JSONL shape.
+
+    ``answer`` with ``format`` and ``verification_rule`` columns becomes the answer
+    object; ``domain``, ``reasoning_type``, ``difficulty``, ``doc_type``,
+    ``evidence_sources`` and ``is_unanswerable`` (``true``/``false``, any case)
+    become ``metadata``; every other column (ids, ``task_type``) stays as it is.
+    """
+    row = {k: v for k, v in record.items() if k not in (*ANSWER_COLUMNS, *LABEL_FIELDS)}
+    row.pop("evidence_sources", None)
+    row.pop(FLAT_FLAG, None)
+    if "answer" in record:
+        extra = {k: record[k] for k in ANSWER_COLUMNS if k in record}
+        row["answer"] = {"value": record["answer"], **extra} if extra else record["answer"]
+    meta: dict[str, Any] = {
+        k: record[k] for k in (*LABEL_FIELDS, "evidence_sources") if k in record
+    }
+    flag = record.get(FLAT_FLAG)
+    if flag is not None:
+        meta[FLAT_FLAG] = {"true": True, "false": False}.get(flag.strip().lower(), flag)
+    if meta:
+        row["metadata"] = meta
+    return row
+
+
 def iter_gold(path: str | Path, released: Oddities | None = None) -> Iterator[GoldQuestion]:
-    """Stream the gold questions of one JSONL file, in file order.
+    """Stream the gold questions of one JSONL (or CSV/TSV, see :func:`nest_flat_row`) file.
 
     Raises:
         InputFileError: as :func:`parse_gold_row`, or the file holds no rows (with
             ``released``: noted instead, the released evaluator reads it as no questions).
     """
-    count = 0
-    for line, row in iter_jsonl(path, released=released):
+    count, name = 0, display_name(path)
+    flat = input_kind(path) in ("csv", "tsv")
+    for line, row in iter_records(path, released=released):
         count += 1
+        if flat:
+            row = nest_flat_row(row)
         if released is None:
-            yield parse_gold_row(row, str(path), line)
+            yield parse_gold_row(row, name, line)
         else:
-            yield parse_released_row(row, str(path), line, released)
+            yield parse_released_row(row, name, line, released)
     if count == 0 and released is not None:
         released.note(path, None, EMPTY_GOLD, 0)
     elif count == 0:
@@ -312,21 +351,50 @@ def read_gold(
         if Path(path).resolve() in files:
             raise InputFileError(path, "this gold file is given twice; give each gold file once")
         files.add(Path(path).resolve())
-        for question in iter_gold(path, released):
-            first = seen.get(question.id)
-            if first is not None:
-                raise InputFileError(
-                    path,
-                    f"duplicate question id {question.id!r} (first at {first.path}:{first.line}); "
-                    "gold ids must be unique across gold files",
-                    line=question.line,
-                    field="id",
-                )
-            seen[question.id] = question
+        _add_unique(seen, iter_gold(path, released))
     if not seen:
         raise InputFileError(
             paths[0], "no gold questions in any gold file (all empty or blank); check the paths"
         )
+    return list(seen.values())
+
+
+def _add_unique(seen: dict[str, GoldQuestion], questions: Iterable[GoldQuestion]) -> None:
+    for question in questions:
+        first = seen.get(question.id)
+        if first is not None:
+            raise InputFileError(
+                question.path,
+                f"duplicate question id {question.id!r} (first at {first.location}); "
+                "gold ids must be unique across gold files",
+                line=question.line,
+                field="id",
+            )
+        seen[question.id] = question
+
+
+RECORDS = "gold records"
+
+
+def read_gold_records(
+    records: Sequence[dict[str, Any]], *, released: Oddities | None = None
+) -> list[GoldQuestion]:
+    """Gold questions from in-memory rows (dicts in the JSONL shape), checked as file rows.
+
+    Messages name the row index: ``gold records[3]: field 'answer': missing; ...``.
+
+    Raises:
+        InputFileError: as :func:`parse_gold_row`, a duplicate id, or no rows at all.
+    """
+    seen: dict[str, GoldQuestion] = {}
+    rows = ((f"{RECORDS}[{index}]", row) for index, row in enumerate(records))
+    _add_unique(seen, (
+        parse_gold_row(row, where, None) if released is None
+        else parse_released_row(row, where, None, released)
+        for where, row in rows
+    ))  # fmt: skip
+    if not seen:
+        raise InputFileError(RECORDS, "no gold questions (the list is empty); give some rows")
     return list(seen.values())
 
 
@@ -356,7 +424,9 @@ def released_sources(value: Any) -> tuple[str, ...]:
     return tuple(released_label(item) for item in items) or (UNKNOWN,)
 
 
-def _released_answer(row: dict[str, Any], path: str, line: int, notes: Oddities) -> tuple[Any, ...]:
+def _released_answer(
+    row: dict[str, Any], path: str, line: int | None, notes: Oddities
+) -> tuple[Any, ...]:
     answer = row.get("answer")
     if not isinstance(answer, dict):
         if "answer" not in row:
@@ -371,7 +441,7 @@ def _released_answer(row: dict[str, Any], path: str, line: int, notes: Oddities)
 
 
 def _released_metadata(
-    row: dict[str, Any], path: str, line: int, notes: Oddities
+    row: dict[str, Any], path: str, line: int | None, notes: Oddities
 ) -> dict[str, Any]:
     meta = row.get("metadata")
     if not isinstance(meta, dict):
@@ -389,7 +459,9 @@ def _released_metadata(
     return meta
 
 
-def parse_released_row(row: dict[str, Any], path: str, line: int, notes: Oddities) -> GoldQuestion:
+def parse_released_row(
+    row: dict[str, Any], path: str, line: int | None, notes: Oddities
+) -> GoldQuestion:
     """A :class:`GoldQuestion` read as the released evaluator reads a gold row.
 
     The answer is ``answer.get("value")`` (a missing answer or value is ""); the type

@@ -8,6 +8,7 @@ from typing import Any
 from assay.errors import InputFileError
 from assay.io.jsonl import BOM_NOTE, loads_strict
 from assay.io.oddities import Oddities
+from assay.io.sources import display_name, open_source
 
 
 def read_json(path: str | Path, *, released: Oddities | None = None) -> Any:
@@ -21,11 +22,11 @@ def read_json(path: str | Path, *, released: Oddities | None = None) -> Any:
         InputFileError: unreadable, not UTF-8, empty, or invalid JSON (with the line
             number), a key given twice in one object, or NaN/Infinity.
     """
+    with open_source(path) as handle:  # ``-`` is standard input; compression is sniffed
+        data = handle.read()
+    path = display_name(path)
     try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except OSError as exc:
-        raise InputFileError(path, f"cannot open file ({exc.strerror}); check the path") from None
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputFileError(path, f"not UTF-8 text ({exc.reason}); re-encode as UTF-8") from None
     if released is not None and text.startswith("\ufeff"):

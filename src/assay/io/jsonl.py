@@ -12,6 +12,7 @@ from typing import Any
 
 from assay.errors import InputFileError
 from assay.io.oddities import Oddities
+from assay.io.sources import display_name, open_source
 
 
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -197,7 +198,9 @@ def iter_jsonl(
     """Yield ``(line_number, object)`` for each non-blank line of a JSONL file.
 
     Lines are read one at a time, so memory does not grow with the file. A leading
-    UTF-8 byte-order mark is accepted; CRLF line ends are accepted.
+    UTF-8 byte-order mark is accepted; CRLF line ends are accepted. ``path`` may be
+    ``-`` (standard input, named ``<stdin>`` in messages) and may be gzip, bzip2, xz
+    or Zstandard compressed (see :mod:`assay.io.sources`).
 
     With ``released``, lines are read as the released XL-DocBench evaluator reads
     them (universal newlines, so a lone CR ends a line; ``line.strip()``, so a
@@ -208,10 +211,8 @@ def iter_jsonl(
         InputFileError: the file cannot be opened, a line is not valid JSON, or a
             line holds something other than a JSON object.
     """
-    try:
-        handle = open(path, "rb")  # noqa: SIM115 - closed in finally
-    except OSError as exc:
-        raise InputFileError(path, f"cannot open file ({exc.strerror}); check the path") from None
+    handle = open_source(path)  # ``-`` is standard input; compression is sniffed
+    path = display_name(path)
     try:
         if released is not None:
             yield from _iter_released(handle, path, released)
@@ -320,6 +321,9 @@ class Pair:
 def read_pairs(path: str | Path) -> Iterator[Pair]:
     """Stream ``{id, prediction, targets}`` rows; ``targets`` may be a string or a list.
 
+    The file is JSONL, or CSV/TSV by suffix (``targets`` is then one target string);
+    ``-`` reads JSONL from standard input; compression is recognised from the content.
+
     ``id`` is optional (``line-N`` when absent) but, when given, must be a string or a
     number and unique in the file.
 
@@ -327,8 +331,11 @@ def read_pairs(path: str | Path) -> Iterator[Pair]:
         InputFileError: naming file, line and field for a missing or mistyped field or a
             duplicate id; or the file holds no rows.
     """
+    from assay.io.tabular import iter_records  # tabular builds on this module
+
     seen: dict[str, int] = {}
-    for line, row in iter_jsonl(path):
+    source, path = path, display_name(path)
+    for line, row in iter_records(source):
         prediction = row.get("prediction")
         if not isinstance(prediction, str):
             problem = "missing" if "prediction" not in row else f"not a string ({prediction!r})"

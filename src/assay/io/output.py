@@ -22,6 +22,7 @@ import contextlib
 import errno
 import fcntl
 import os
+import sys
 import tempfile
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
@@ -107,14 +108,29 @@ def _fsync_folder(folder: Path) -> None:
             os.close(handle)
 
 
+STDOUT = "-"
+
+
+def is_stdout(path: str | Path | None) -> bool:
+    """True for ``-``, the name of standard output."""
+    return path is not None and str(path) == STDOUT
+
+
 def write_bytes(path: str | Path, data: bytes, *, option: str | None = None) -> Path:
     """Atomically replace ``path`` with ``data``, creating missing parent folders.
+
+    ``-`` writes to standard output instead (no file, nothing to replace).
 
     Raises:
         OutputFileError: the path is a folder or a symlink loop, a parent is a file,
             or the file cannot be written (permissions, full disk, ...); the old file
             (or no file) is left in place.
     """
+    if is_stdout(path):
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return Path(STDOUT)
     target = check_output_path(path, option)
     final = _final_target(target)
     temporary: str | None = None
@@ -195,7 +211,7 @@ def refuse_overwriting_inputs(
     """
     taken: dict[object, str] = {}
     for path in inputs:
-        if identity(path) is None:
+        if is_stdout(path) or identity(path) is None:
             continue  # not there: nothing to destroy (reading it will fail on its own)
         for key in _keys(path, None):
             taken.setdefault(key, f"an input file ({path})")
@@ -203,8 +219,15 @@ def refuse_overwriting_inputs(
     for option, target in pairs:
         if target is None:
             continue
-        keys = _keys(target, option)
+        keys: list[object] = ["<stdout>"] if is_stdout(target) else _keys(target, option)
         clash = next((taken[k] for k in keys if k in taken), None)
+        if clash is not None and is_stdout(target):
+            raise OutputFileError(
+                target,
+                f"{clash} already goes to standard output; only one output can, "
+                "write the other to a file",
+                field=option,
+            )
         if clash is not None:
             raise OutputFileError(
                 target,
@@ -212,7 +235,7 @@ def refuse_overwriting_inputs(
                 field=option,
             )
         for key in keys:
-            taken[key] = f"the file of {option}"
+            taken[key] = option if is_stdout(target) else f"the file of {option}"
 
 
 def _keys(path: str | Path, option: str | None) -> list[object]:

@@ -1,7 +1,11 @@
 """Prediction files of one system, streamed into :class:`PredictionRow` records.
 
-The format is chosen by suffix. ``.jsonl``: one object per line (blank lines
-skipped; bad JSON or a non-object line is an error naming file and line). Any other
+The format is chosen by suffix (under any compression suffix: ``.jsonl.gz``, ...;
+the compression itself is recognised from the content). ``.jsonl`` and ``-``
+(standard input): one object per line (blank lines skipped; bad JSON or a
+non-object line is an error naming file and line). ``.csv`` / ``.tsv``: a header
+row naming the columns, one prediction per row, the columns mapped with the same id
+and prediction names as JSON fields (see :mod:`assay.io.tabular`). Any other
 suffix is one JSON document: a list of objects; an object with an ``items`` object
 (keys are ids); or any other object, a mapping from id to row, where a non-object
 value is the prediction itself.
@@ -21,7 +25,7 @@ refuses is noted instead (see :mod:`assay.io.oddities`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,8 +33,10 @@ from typing import Any
 from assay.errors import InputFileError
 from assay.io.gold import ID_FIELDS, row_id, value_to_text
 from assay.io.jsondoc import read_json
-from assay.io.jsonl import iter_jsonl, json_type
+from assay.io.jsonl import json_type
 from assay.io.oddities import Oddities
+from assay.io.sources import base_name, display_name, input_kind
+from assay.io.tabular import iter_records
 
 PREDICTION_FIELDS = ("prediction", "model_answer", "answer", "response", "output")
 
@@ -172,8 +178,10 @@ def _released_entry(
     return PredictionRow(key, text, status, used, path, 1, where, written)
 
 
-def _iter_document(path: str, field: str | None, notes: Oddities | None) -> Iterator[PredictionRow]:
-    data = read_json(path, released=notes)
+def _iter_document(
+    source: str, field: str | None, notes: Oddities | None
+) -> Iterator[PredictionRow]:
+    data, path = read_json(source, released=notes), display_name(source)
     if isinstance(data, list):
         for index, row in enumerate(data):
             if not isinstance(row, dict):
@@ -206,19 +214,47 @@ def iter_predictions(
             without id, or an explicit ``field`` that no row of the file has (noted
             instead with ``released``).
     """
-    path = str(path)
+    source, path = str(path), display_name(path)
     rows: Iterator[PredictionRow]
-    is_jsonl = path.endswith(".jsonl")
-    if released is not None and not is_jsonl and path.lower().endswith(".jsonl"):
+    kind = input_kind(source)
+    if released is not None and kind == "json" and base_name(source).endswith(".jsonl"):
         released.note(path, None, SUFFIX, 0)
-        is_jsonl = True
-    if is_jsonl:
+        kind = "jsonl"
+    if kind != "json":
         rows = (
             _from_row(row, field, path, line, None, released)
-            for line, row in iter_jsonl(path, released=released)
+            for line, row in iter_records(source, released=released)
         )
     else:
-        rows = _iter_document(path, field, released)
+        rows = _iter_document(source, field, released)
+    yield from _field_checked(rows, path, field, released)
+
+
+def iter_prediction_records(
+    records: Sequence[dict[str, Any]],
+    label: str,
+    field: str | None = None,
+    *,
+    released: Oddities | None = None,
+) -> Iterator[PredictionRow]:
+    """Prediction rows from in-memory dicts, checked as file rows are.
+
+    Each row's place is ``LABEL [index]`` (``atlas records [3]``), for messages.
+
+    Raises:
+        InputFileError: as :func:`iter_predictions`.
+    """
+    rows = (
+        _from_row(row, field, label, None, f"[{index}]", released)
+        for index, row in enumerate(records)
+    )
+    yield from _field_checked(rows, label, field, released)
+
+
+def _field_checked(
+    rows: Iterator[PredictionRow], path: str, field: str | None, released: Oddities | None
+) -> Iterator[PredictionRow]:
+    """Pass the rows on; an explicit ``field`` that no row has is refused (or noted)."""
     seen = found = False
     count = 0
     for row in rows:

@@ -46,6 +46,24 @@ def base_name(path: str | Path) -> str:
     return name
 
 
+TABLE_DELIMITERS = {".csv": ",", ".tsv": "\t"}
+
+
+def input_kind(path: str | Path) -> str:
+    """How an input is read, from its name without a compression suffix.
+
+    ``jsonl`` for ``.jsonl`` and for ``-`` (standard input), ``csv`` or ``tsv`` for
+    those suffixes, ``json`` (one JSON document) for anything else.
+    """
+    if str(path) == STDIN:
+        return "jsonl"
+    name = base_name(path)
+    for suffix in (".jsonl", *TABLE_DELIMITERS):
+        if name.endswith(suffix):
+            return suffix[1:]
+    return "json"
+
+
 def _open_raw(path: str | Path) -> IO[bytes]:
     if str(path) == STDIN:
         return sys.stdin.buffer

@@ -1,0 +1,99 @@
+"""CSV and TSV inputs: a header row, then one record per row, streamed.
+
+The first row names the columns; each later row becomes a ``{column: text}`` record,
+with an empty cell left out (so it reads like an absent field, not ``""``). The
+delimiter comes from the suffix (``.csv``: comma, ``.tsv``: tab, also under a
+compression suffix such as ``.csv.gz``); quoting is RFC 4180 (``"a, b"``, ``""`` for
+a quote). Records carry the line their row starts on, so every message names file,
+line and column like the JSONL reader's.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from assay.errors import InputFileError
+from assay.io.jsonl import iter_jsonl
+from assay.io.oddities import Oddities
+from assay.io.sources import TABLE_DELIMITERS, base_name, display_name, input_kind, open_source
+
+csv.field_size_limit(1 << 30)  # long model answers: the default 128 KiB limit would refuse them
+
+
+def _delimiter(path: str | Path) -> str:
+    name = base_name(path)
+    return next((d for suffix, d in TABLE_DELIMITERS.items() if name.endswith(suffix)), ",")
+
+
+def _header(reader: Iterator[list[str]], path: str) -> list[str]:
+    header = next(reader, None)
+    if header is None or not any(cell.strip() for cell in header):
+        raise InputFileError(path, "no header row; the first row must name the columns", line=1)
+    names = [cell.strip().removeprefix("\ufeff") for cell in header]
+    for index, name in enumerate(names):
+        if not name:
+            raise InputFileError(path, f"column {index + 1} of the header has no name", line=1)
+        if name in names[:index]:
+            raise InputFileError(
+                path, f"column {name!r} appears twice in the header; keep one", line=1
+            )
+    return names
+
+
+def iter_table(path: str | Path) -> Iterator[tuple[int, dict[str, str]]]:
+    """Yield ``(line, record)`` for each non-blank data row of a CSV/TSV file.
+
+    Raises:
+        InputFileError: the file cannot be opened or is not UTF-8, it has no header,
+            the header repeats or omits a column name, or a row has more cells than
+            the header (naming the line).
+    """
+    name = display_name(path)
+    with open_source(path) as raw:
+        text = io.TextIOWrapper(raw, encoding="utf-8", newline="")
+        reader = csv.reader(text, delimiter=_delimiter(path), strict=True)
+        try:
+            names = _header(reader, name)
+            start = reader.line_num + 1
+            for cells in reader:
+                if any(cell.strip() for cell in cells):
+                    yield start, _record(names, cells, name, start)
+                start = reader.line_num + 1
+        except UnicodeDecodeError as exc:
+            raise InputFileError(
+                name, f"not UTF-8 text ({exc.reason}); re-encode the file as UTF-8",
+                line=reader.line_num + 1,
+            ) from None  # fmt: skip
+        except csv.Error as exc:
+            raise InputFileError(
+                name, f"not valid CSV ({exc}); check the quoting", line=reader.line_num
+            ) from None
+
+
+def _record(names: list[str], cells: list[str], path: str, line: int) -> dict[str, str]:
+    if len(cells) > len(names):
+        raise InputFileError(
+            path,
+            f"{len(cells)} cells but the header names {len(names)} columns; "
+            "quote cells that hold the delimiter",
+            line=line,
+        )
+    return {key: cell for key, cell in zip(names, cells, strict=False) if cell != ""}
+
+
+def iter_records(
+    path: str | Path, *, released: Oddities | None = None
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``(line, record)`` of a JSONL file, or of a CSV/TSV file chosen by its suffix.
+
+    Raises:
+        InputFileError: as :func:`assay.io.jsonl.iter_jsonl` or :func:`iter_table`.
+    """
+    if input_kind(path) in ("csv", "tsv"):
+        yield from iter_table(path)
+    else:
+        yield from iter_jsonl(path, released=released)
