@@ -52,8 +52,8 @@ def signature(metric_name: str, **options: Any) -> str:
 
 def score_corpus(
     metric_name: str,
-    predictions: Sequence[str],
-    targets_list: Sequence[str | Sequence[str]],
+    predictions: Sequence[str] | Any,
+    targets_list: Sequence[str | Sequence[str]] | Any,
     **options: Any,
 ) -> CorpusResult:
     """Score a whole corpus: per-item values, statistics and one corpus value.
@@ -65,8 +65,10 @@ def score_corpus(
 
     Args:
         metric_name: a registry name, e.g. ``"corpus_bleu"`` or ``"rouge_l"``.
-        predictions: one prediction string per item.
-        targets_list: one entry per item: a target string or a non-empty list of them.
+        predictions: one prediction string per item: a list, tuple, numpy array,
+            pandas Series, ``datasets`` column or other sized sequence.
+        targets_list: one entry per item (any such sequence): a target string or a
+            non-empty list (or array) of them.
         **options: the metric's options, as for :func:`score`.
 
     Returns:

@@ -78,11 +78,13 @@ def align(
     prediction_field: str | None = None,
     duplicate_policy: str = "last-wins",
     released: Oddities | None = None,
+    rows: Iterable[PredictionRow] | None = None,
 ) -> Alignment:
     """Stream prediction files and pair each gold question with its prediction.
 
     ``released``: read the files as the released XL-DocBench evaluator does, noting
-    oddities there (see :func:`assay.io.predictions.iter_predictions`).
+    oddities there (see :func:`assay.io.predictions.iter_predictions`). ``rows``:
+    prediction rows already read (in-memory records), used instead of the files.
 
     Raises:
         InvalidOptionError: an unknown duplicate policy.
@@ -97,7 +99,9 @@ def align(
     kept: dict[str, PredictionRow] = {}
     first_seen: dict[str, str] = {}
     repeats: dict[str, list[str]] = {}
-    for row in _stream(prediction_files, prediction_field, released):
+    if rows is None:
+        rows = _stream(prediction_files, prediction_field, released)
+    for row in rows:
         location = row.location
         first = first_seen.setdefault(row.id, location)
         if first is not location:

@@ -103,7 +103,7 @@ class QuestionResult:
         return row
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class SystemResult:
     """Everything about one system's evaluation."""
 
@@ -119,6 +119,15 @@ class SystemResult:
     questions: tuple[QuestionResult, ...]
     accounting: tuple[tuple[str, int], ...]
     duplicates: tuple[Duplicate, ...]
+
+    def __repr__(self) -> str:
+        """One line, not every question."""
+        o = self.overall
+        return (
+            f"<SystemResult {self.system!r}: accuracy {o.accuracy:.3f}, token_f1 "
+            f"{o.token_f1:.3f}, anls {o.anls:.3f}, evaluated {self.evaluated_count}/"
+            f"{self.gold_count}>"
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """The canonical JSON form (unrounded)."""

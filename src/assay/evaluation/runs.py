@@ -9,33 +9,71 @@ the options that change a number.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from assay._version import __version__
 from assay.errors import InvalidOptionError
+from assay.evaluation import tables
 from assay.evaluation.align import align
 from assay.evaluation.benchmark import SystemResult, evaluate_alignment
 from assay.evaluation.fingerprint import fingerprint
 from assay.evaluation.profiles import get_profile, metric_signatures
-from assay.io.gold import read_gold
+from assay.io.gold import RECORDS, read_gold, read_gold_records
 from assay.io.oddities import Oddities
+from assay.io.predictions import PredictionRow, iter_prediction_records
+from assay.io.records import split_source
 from assay.io.sources import is_blank
 
 DEFAULT_GOLD_NAMES = ("qa_single_doc.jsonl", "qa_cross_doc.jsonl")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class SystemInput:
-    """A system name and its prediction file(s)."""
+    """A system name and its predictions: file path(s) or in-memory records.
+
+    ``SystemInput("atlas", "preds.jsonl")``, ``SystemInput("atlas", ["a.jsonl",
+    "b.jsonl"])``, ``SystemInput("atlas", [{"id": "q1", "prediction": "Paris"}])``
+    and ``SystemInput("atlas", dataframe)`` all work; records are checked as file
+    rows are, and messages name the row index (``atlas records [3]``).
+
+    Attributes:
+        name: the system's name.
+        files: the prediction files (empty for records).
+        records: the in-memory rows, or ``None`` for files.
+    """
 
     name: str
     files: tuple[str, ...]
+    records: tuple[dict[str, Any], ...] | None
+
+    def __init__(self, name: str, files: Any) -> None:
+        """Take one path, several paths, an iterable of dicts or a DataFrame.
+
+        Raises:
+            InvalidTypeError: anything else, or paths and dicts mixed.
+        """
+        paths, records = split_source(files, f"predictions of {name!r}")
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "files", paths)
+        object.__setattr__(self, "records", records)
+
+    @property
+    def label(self) -> str:
+        """How messages and reports name these predictions."""
+        return f"{self.name} records" if self.records is not None else ", ".join(self.files)
+
+    def rows(self, field: str | None, released: Oddities | None) -> Iterable[PredictionRow] | None:
+        """The prediction rows of in-memory records, or ``None`` (read the files)."""
+        if self.records is None:
+            return None
+        return iter_prediction_records(self.records, f"{self.name} records", field,
+                                       released=released)  # fmt: skip
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class EvaluationResult:
     """The single source of truth for every report of one evaluation run."""
 
@@ -77,6 +115,25 @@ class EvaluationResult:
         """The canonical JSON form (unrounded)."""
         return {**self.provenance(), "systems": [s.to_dict() for s in self.systems]}
 
+    def to_pandas(self) -> Any:
+        """The per-item DataFrame: one row per system and question (needs pandas).
+
+        Raises:
+            MissingExtraError: pandas is not installed (``pip install 'assay[pandas]'``).
+        """
+        return tables.items_frame(self.systems)
+
+    def summary_frame(self) -> Any:
+        """One row per system, in leaderboard order: counts and the three means."""
+        return tables.summary_frame(self.leaderboard())
+
+    def __repr__(self) -> str:
+        """A few lines, not the whole result: profile, counts, one line per system."""
+        return tables.result_repr(self.profile, self.leaderboard())
+
+    def _repr_html_(self) -> str:
+        return tables.result_html(self.profile, self.leaderboard())
+
 
 def default_gold_files(data_dir: str | Path) -> list[Path]:
     """``DIR/qa_single_doc.jsonl`` and ``DIR/qa_cross_doc.jsonl``, those that exist.
@@ -104,7 +161,7 @@ def default_gold_files(data_dir: str | Path) -> list[Path]:
 
 
 def evaluate(
-    gold_files: Sequence[str | Path],
+    gold_files: Any,
     systems: Sequence[SystemInput],
     *,
     profile: str = "assay",
@@ -116,8 +173,10 @@ def evaluate(
     """Evaluate every system against the gold files under one profile.
 
     Args:
-        gold_files: JSONL gold files, read in order.
-        systems: the systems, each with its prediction files.
+        gold_files: gold file(s) (JSONL, CSV/TSV; one path or several, read in
+            order), or in-memory gold rows: an iterable of dicts in the JSONL shape
+            or a DataFrame (checked as file rows; messages name ``gold records[i]``).
+        systems: the systems, each with its prediction files or records.
         profile: ``assay`` (default) or ``xldocbench``.
         prediction_field: take the prediction text from this field only.
         ignore_missing: skip questions without a prediction (still counted missing).
@@ -135,18 +194,23 @@ def evaluate(
             f"system names must be unique, got {names}; use --system NAME=FILE"
         )
     notes = Oddities() if chosen.reads_as_released else None
-    gold = read_gold(gold_files, released=notes)
+    gold_paths, gold_records = split_source(gold_files, "gold")
+    if gold_records is not None:
+        gold = read_gold_records(gold_records, released=notes)
+    else:
+        gold = read_gold(gold_paths, released=notes)
     prepared = [chosen.prepare(q) for q in gold]
     results = []
     for entry in systems:
         alignment = align(
             gold, entry.files, prediction_field=prediction_field, duplicate_policy=policy,
-            released=notes,
+            released=notes, rows=entry.rows(prediction_field, notes),
         )  # fmt: skip
         results.append(
             evaluate_alignment(
                 chosen, prepared, alignment,
-                system=entry.name, prediction_files=entry.files, ignore_missing=ignore_missing,
+                system=entry.name, prediction_files=entry.files or (entry.label,),
+                ignore_missing=ignore_missing,
             )
         )  # fmt: skip
         if progress is not None:
@@ -162,7 +226,7 @@ def evaluate(
         fingerprint=fingerprint(chosen.name),
         signatures=tuple(metric_signatures(chosen.name).items()),
         options=options,
-        gold_files=tuple(str(p) for p in gold_files),
+        gold_files=gold_paths or (RECORDS,),
         systems=tuple(results),
         warnings=(*notes.warnings(), *_surrogate_warning(results)) if notes is not None else (),
     )

@@ -8,7 +8,7 @@ is the mean of the item values, and :attr:`CorpusResult.is_mean` says so.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence, Set, Sized
 from dataclasses import dataclass
 from typing import Any
 
@@ -78,13 +78,44 @@ def sum_statistics(rows: Sequence[Stats]) -> list[int]:
     return [sum(column) for column in zip(*rows, strict=True)]
 
 
+def as_list(value: object) -> list[Any] | None:
+    """A list from any one-dimensional sequence or array-like, or ``None``.
+
+    Lists and tuples; numpy arrays and pandas Series (through ``tolist()``, so
+    numpy scalars become Python ones); and any other sized iterable such as a
+    Hugging Face ``datasets`` column. Strings, bytes, mappings and sets are not
+    sequences of items (a set has no order) and give ``None``.
+    """
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    if isinstance(value, (str, bytes, bytearray, Mapping, Set)):
+        return None
+    tolist = getattr(value, "tolist", None)
+    if callable(tolist):
+        converted = tolist()
+        return converted if isinstance(converted, list) else None
+    if isinstance(value, Sized) and isinstance(value, Iterable):
+        return list(value)
+    return None
+
+
 def _check_list(name: str, label: str, value: object) -> list[Any]:
-    if isinstance(value, str) or not isinstance(value, (list, tuple)):
+    converted = as_list(value)
+    if converted is None:
         raise InvalidTypeError(
-            f"metric {name!r}: {label} must be a list, got {type(value).__name__}; "
+            f"metric {name!r}: {label} must be a list or another sequence (tuple, numpy "
+            f"array, pandas Series, datasets column), got {type(value).__name__}; "
             "pass one entry per item."
         )
-    return list(value)
+    return converted
+
+
+def _entry(targets: Any) -> Any:
+    """One item's targets: a string stays; an array-like of strings becomes a list."""
+    if isinstance(targets, str):
+        return targets
+    converted = as_list(targets)
+    return targets if converted is None else converted
 
 
 def _check_corpus(name: str, predictions: object, targets_list: object) -> list[list[str]]:
@@ -97,7 +128,7 @@ def _check_corpus(name: str, predictions: object, targets_list: object) -> list[
         )
     if not preds:
         raise InvalidInputError(f"metric {name!r}: the corpus is empty; give at least one item.")
-    return [check_inputs(name, p, t) for p, t in zip(preds, targets, strict=True)]
+    return [check_inputs(name, p, _entry(t)) for p, t in zip(preds, targets, strict=True)]
 
 
 def item_statistics(
@@ -138,6 +169,7 @@ def score_corpus_bound(
     """Score a corpus with a bound metric (see :func:`assay.score_corpus`)."""
     spec = bound.spec
     checked = _check_corpus(spec.name, predictions, targets_list)
+    predictions = _check_list(spec.name, "predictions", predictions)
     settings = bound.settings
     if spec.stats_fn is None or spec.reduce_fn is None:
         values = tuple(

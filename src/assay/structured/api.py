@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from assay._version import __version__
-from assay.structured import summary
+from assay.structured import summary, tables
 from assay.structured.contract import Contract, contract_from_schema, load_contract
 from assay.structured.items import (
     StructuredItem,
@@ -30,7 +30,7 @@ REPORT_KIND = "assay.structured"
 REPORT_VERSION = 1
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class StructuredReport:
     """The result of a structured-output scoring run.
 
@@ -56,6 +56,23 @@ class StructuredReport:
             f"structured|fallback:{fallback}|judge:{self.judge_name}"
             f"|contract:{self.contract.sha256[:12]}|v:{__version__}"
         )
+
+    def to_pandas(self) -> Any:
+        """The per-item DataFrame: verdicts, reasons and claim counts (needs pandas).
+
+        Raises:
+            MissingExtraError: pandas is not installed (``pip install 'assay[pandas]'``).
+        """
+        return tables.items_frame(self.results)
+
+    def summary_frame(self) -> Any:
+        """The headline rates, one row each: k, n, rate and the 95% Wilson interval."""
+        return tables.headline_frame(summary.headlines(self.results))
+
+    def __repr__(self) -> str:
+        """A few lines, not every item: count, signature and the headline rates."""
+        return tables.report_repr(summary.headlines(self.results), len(self.results),
+                                  self.signature)  # fmt: skip
 
     def to_dict(self) -> dict[str, Any]:
         """The whole report as canonical JSON-ready data (identity checked on the way)."""
