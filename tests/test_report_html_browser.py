@@ -1,5 +1,9 @@
 """The demo's HTML report in a real headless Chromium (selenium + chromedriver).
 
+The per-item tables are drawn a page at a time from embedded data: the tests page
+through them to check that sorting and filtering act on every row and that every
+row can be reached.
+
 Not skipped when the browser is missing: CI installs it (.ci/run).
 """
 
@@ -12,8 +16,11 @@ import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
+from assay.cli.demo_cmd import sample_dir
 from assay.cli.main import main
+from assay.report.result.html import render_html
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
@@ -52,66 +59,134 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Any:
     driver.quit()
 
 
-def _column_values(driver: Any, index: int, numeric: bool, table: str = "items") -> list[Any]:
-    read = "getAttribute('data-value')" if numeric else "textContent"
+def _ready(driver: Any, table: str) -> None:
+    """Wait until the page's script has drawn ``table`` from the embedded data."""
+    WebDriverWait(driver, 20).until(
+        lambda d: (
+            d.execute_script(
+                f"return document.getElementById('{table}').getAttribute('data-ready');"
+            )
+            == "true"
+        )
+    )
+
+
+def _page_rows(driver: Any, table: str) -> list[list[str]]:
+    """The drawn page: per row its data index, then each cell's text."""
     script = (
         f"return Array.from(document.querySelectorAll('#{table} tbody tr'))"
-        f".map(r => r.cells[{index}].{read});"
+        ".map(r => [r.getAttribute('data-row')].concat(Array.from(r.cells, c => c.textContent)));"
     )
-    values = driver.execute_script(script)
+    rows: list[list[str]] = driver.execute_script(script)
+    return rows
+
+
+def _every_row(driver: Any, table: str) -> list[list[str]]:
+    """Every row of the current view, page by page with the 'next' button."""
+    driver.find_element(By.ID, f"{table}-first").click()
+    rows = _page_rows(driver, table)
+    nxt = driver.find_element(By.ID, f"{table}-next")
+    while nxt.is_enabled():
+        nxt.click()
+        rows += _page_rows(driver, table)
+    return rows
+
+
+def _column_values(driver: Any, index: int, numeric: bool, table: str = "items") -> list[Any]:
+    """One column over every page of the current view."""
+    values = [row[index + 1] for row in _every_row(driver, table)]
     return [float(v) for v in values] if numeric else values
 
 
-def test_report_renders_sorts_filters(demo: Path, browser: Any, tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def deflated(demo: Path) -> Path:
+    """The demo's report with its per-item data deflated (as large reports embed it)."""
     document = json.loads((demo / "assay-result.json").read_text("utf-8"))
-    browser.get((demo / "report.html").resolve().as_uri())
+    path = demo / "report-deflated.html"
+    path.write_text(render_html(document, compress_over=0), "utf-8")
+    return path
+
+
+@pytest.mark.parametrize("variant", ["plain", "deflated"])
+def test_report_renders_sorts_filters(
+    variant: str, demo: Path, deflated: Path, browser: Any, tmp_path: Path
+) -> None:
+    document = json.loads((demo / "assay-result.json").read_text("utf-8"))
+    page = demo / "report.html" if variant == "plain" else deflated
+    encoding = "json" if variant == "plain" else "deflate-raw+base64"
+    assert f'{{"encoding":"{encoding}"' in page.read_text("utf-8")
+    browser.get(page.resolve().as_uri())
+    _ready(browser, "items")
     browser.save_screenshot(str(tmp_path / "report-top.png"))
 
-    # Every plot: an inline SVG with drawn elements and a non-zero bounding box.
+    # Every plot: an inline SVG with drawn elements, a non-zero box, inside the page width.
+    width = browser.execute_script("return document.querySelector('main').clientWidth;")
     figures = browser.find_elements(By.CSS_SELECTOR, "figure")
     assert {f.get_attribute("id") for f in figures} == EXPECTED_PLOTS
     for figure in figures:
         svg = figure.find_element(By.CSS_SELECTOR, "svg.plot")
         box = browser.execute_script("return arguments[0].getBBox();", svg)
         assert box["width"] > 0 and box["height"] > 0, figure.get_attribute("id")
+        shown = browser.execute_script("return arguments[0].getBoundingClientRect();", svg)
+        assert 0 < shown["width"] <= width + 0.5, figure.get_attribute("id")
         drawn = svg.find_elements(By.CSS_SELECTOR, "rect, circle, line")
         assert drawn, figure.get_attribute("id")
         assert figure.find_element(By.TAG_NAME, "figcaption").text.strip()
 
-    # The table holds one row per question x system, as in the saved document.
-    expected_rows = sum(len(item["results"]) for item in document["items"])
-    rows = browser.find_elements(By.CSS_SELECTOR, "#items tbody tr")
-    assert len(rows) == expected_rows == 3 * 48
+    # One page of 100 rows is drawn; the table holds one row per question x system.
+    expected = {
+        (item["question_id"], name, f"{result['accuracy']:.3f}", result["prediction"])
+        for item in document["items"]
+        for name, result in item["results"].items()
+    }
+    assert len(expected) == 3 * 48
+    assert len(_page_rows(browser, "items")) == 100
+    assert browser.find_element(By.ID, "items-count").text == "144"
+    assert browser.find_element(By.ID, "items-pages").text == "2"
 
-    # Sort by accuracy (column 4): ascending, then descending on a second click.
+    # Every item is reachable by paging (25 per page: 6 pages), each exactly once.
+    Select(browser.find_element(By.ID, "items-page-size")).select_by_value("25")
+    assert browser.find_element(By.ID, "items-pages").text == "6"
+    rows = _every_row(browser, "items")
+    assert sorted(int(r[0]) for r in rows) == list(range(144))
+    assert {(r[1], r[2], r[5], r[8]) for r in rows} == expected
+    # Jump to a page by number.
+    box = browser.find_element(By.ID, "items-page")
+    box.clear()
+    box.send_keys("3\n")
+    assert [int(r[0]) for r in _page_rows(browser, "items")] == list(range(50, 75))
+
+    # Sort by accuracy (column 4) over all pages: ascending, then descending.
     header = browser.find_elements(By.CSS_SELECTOR, "#items thead th")[4]
     assert header.text == "accuracy"
     header.click()
+    assert header.get_attribute("aria-sort") == "ascending"
     values = _column_values(browser, 4, numeric=True)
-    assert values == sorted(values) and values[0] == 0.0
+    assert values == sorted(values) and values[0] == 0.0 and len(values) == 144
     header.click()
     values = _column_values(browser, 4, numeric=True)
     assert values == sorted(values, reverse=True) and values[0] == 1.0
     # Sort by question id (column 0, text).
     browser.find_elements(By.CSS_SELECTOR, "#items thead th")[0].click()
     ids = _column_values(browser, 0, numeric=False)
-    assert ids == sorted(ids)
+    assert ids == sorted(ids) and len(ids) == 144
 
-    # Filter: only one system's rows remain; the counter follows.
+    # Filter: only one system's rows remain (over all pages); the counter follows.
     box = browser.find_element(By.ID, "items-filter")
     box.send_keys("cirrus-mini")
-    visible = [
-        r for r in browser.find_elements(By.CSS_SELECTOR, "#items tbody tr") if r.is_displayed()
-    ]
     cirrus = sum(1 for item in document["items"] if "cirrus-mini" in item["results"])
-    assert len(visible) == cirrus == 48
-    assert browser.find_element(By.ID, "items-count").text == "48"
+    assert browser.find_element(By.ID, "items-count").text == str(cirrus) == "48"
+    rows = _every_row(browser, "items")
+    assert len(rows) == 48 and {r[2] for r in rows} == {"cirrus-mini"}
+    assert [r[1] for r in rows] == sorted(r[1] for r in rows)  # the sort still holds
     box.clear()
     box.send_keys("s-S01")
-    visible = [
-        r for r in browser.find_elements(By.CSS_SELECTOR, "#items tbody tr") if r.is_displayed()
-    ]
-    assert len(visible) == 3  # one question, three systems
+    assert len(_every_row(browser, "items")) == 3  # one question, three systems
+    box.clear()
+    box.send_keys("no such text anywhere")
+    assert browser.find_element(By.ID, "items-count").text == "0"
+    assert _page_rows(browser, "items") == []
+    assert browser.find_element(By.ID, "items-status").text == "no row matches"
 
     browser.save_screenshot(str(tmp_path / "report.png"))
     assert (tmp_path / "report.png").stat().st_size > 10_000
@@ -127,13 +202,13 @@ STRUCTURED_HEADERS = [
 
 
 def _visible(driver: Any, table: str) -> list[Any]:
-    rows = driver.find_elements(By.CSS_SELECTOR, f"#{table} tbody tr")
-    return [r for r in rows if r.is_displayed()]
+    return _every_row(driver, table)
 
 
 def test_structured_table_sorts_filters(demo: Path, browser: Any, tmp_path: Path) -> None:
     items = json.loads((demo / "assay-result.json").read_text("utf-8"))["structured"]["items"]
     browser.get((demo / "report.html").resolve().as_uri())
+    _ready(browser, "structured-items")
     headers = browser.find_elements(By.CSS_SELECTOR, "#structured-items thead th")
     assert [h.text.replace("\n", " ") for h in headers] == STRUCTURED_HEADERS
     assert len(_visible(browser, "structured-items")) == len(items) == 30
@@ -172,3 +247,70 @@ def test_structured_table_sorts_filters(demo: Path, browser: Any, tmp_path: Path
     browser.save_screenshot(str(tmp_path / "structured.png"))
     severe = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     assert severe == []
+
+
+@pytest.fixture(scope="module")
+def nine(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A comparison of nine systems (the demo's three answer files, three names each)."""
+    out = tmp_path_factory.mktemp("nine")
+    source = sample_dir()
+    systems = [
+        f"--system=s{k}-{f.stem}={f}"
+        for k in range(3)
+        for f in sorted((source / "predictions").glob("*.jsonl"))
+    ]
+    args = ["compare", "--data-dir", str(source), *systems, "--trials", "200",
+            "--html", str(out / "r.html")]  # fmt: skip
+    try:
+        main(args)
+    except SystemExit as done:
+        assert not done.code
+    return out / "r.html"
+
+
+def test_many_systems_get_a_pair_list_and_distinct_colours(nine: Path, browser: Any) -> None:
+    browser.get(nine.resolve().as_uri())
+    _ready(browser, "items")
+    # Nine systems: no 9 x 9 matrix; the sortable pair list holds all 36 pairs.
+    assert browser.find_elements(By.ID, "plot-matrix") == []
+    rows = browser.find_elements(By.CSS_SELECTOR, "#pairs tbody tr")
+    assert len(rows) == 9 * 8 // 2
+    header = browser.find_elements(By.CSS_SELECTOR, "#pairs thead th")[2]
+    assert header.text == "Holm-adjusted p"
+    header.click()
+    values = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#pairs tbody tr'))"
+        ".map(r => parseFloat(r.cells[2].getAttribute('data-value')));"
+    )
+    assert values == sorted(values)
+    # Each system's dot is drawn differently: nine distinct (fill, outline) pairs.
+    marks = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#plot-systems-accuracy circle'))"
+        ".map(c => c.getAttribute('fill') + ' ' + c.getAttribute('stroke'));"
+    )
+    assert len(marks) == 9 and len(set(marks)) == 9
+    # And each system's bar in a slice plot (fill, opacity) differs from the others'.
+    swatches = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#plot-slice-domain rect[width=\"10\"]'))"
+        ".map(r => r.getAttribute('fill') + ' ' + r.getAttribute('fill-opacity'));"
+    )
+    assert len(swatches) == 9 and len(set(swatches)) == 9
+    assert browser.find_element(By.ID, "items-count").text == str(9 * 48)
+
+
+HOSTILE = "</script><script>document.title='owned'</script> <!-- & &amp; \u2028 ’"
+
+
+@pytest.mark.parametrize("compress_over", [0, 10**9])
+def test_hostile_text_is_shown_as_text(
+    demo: Path, browser: Any, tmp_path: Path, compress_over: int
+) -> None:
+    document = json.loads((demo / "assay-result.json").read_text("utf-8"))
+    first = next(iter(document["items"][0]["results"]))
+    document["items"][0]["results"][first]["prediction"] = HOSTILE
+    page = tmp_path / "hostile.html"
+    page.write_text(render_html(document, compress_over=compress_over), "utf-8")
+    browser.get(page.resolve().as_uri())
+    _ready(browser, "items")
+    assert browser.title == "assay report"
+    assert _page_rows(browser, "items")[0][8] == HOSTILE

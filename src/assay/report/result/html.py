@@ -1,10 +1,13 @@
 """One self-contained HTML file from a result document (no network, no CDN).
 
-Plots are inline SVG from :mod:`assay.report.result.svg`; the per-item table sorts and
-filters with a few lines of inline vanilla JavaScript. Every plot has a caption
-saying what is plotted and over which denominator. The output is byte-identical
-for identical documents; a generation time appears only when asked for, in the
-page footer outside the scored content.
+Plots are inline SVG from :mod:`assay.report.result.svg`, scaled to the viewport. The
+per-item tables are embedded once as compact column data
+(:mod:`assay.report.result.html_data`) and drawn a page at a time by inline vanilla
+JavaScript that sorts, filters and pages over every row. With more than
+``MATRIX_MAX_SYSTEMS`` systems the pairwise matrix gives way to the pair list. Every
+plot has a caption saying what is plotted and over which denominator. The output is
+byte-identical for identical documents; a generation time appears only when asked
+for, in the page footer outside the scored content.
 """
 
 from __future__ import annotations
@@ -15,6 +18,12 @@ from typing import Any
 
 from assay.report.markdown import format_interval, format_number
 from assay.report.result import svg
+from assay.report.result.html_data import (
+    COMPRESS_OVER,
+    embed,
+    item_columns,
+    structured_columns,
+)
 from assay.report.result.markdown import (
     METRIC_TITLES,
     cross_tab_cells,
@@ -24,6 +33,7 @@ from assay.report.result.markdown import (
 )
 
 SLICE_PLOTS = ("domain", "difficulty", "reasoning_type", "answer_format", "evidence_source")
+MATRIX_MAX_SYSTEMS = 8
 BINS = ("0", "(0, .25)", "[.25, .5)", "[.5, .75)", "[.75, 1)", "1")
 
 
@@ -177,21 +187,6 @@ def structured_plots(report: dict[str, Any]) -> list[dict[str, str]]:
     ]  # fmt: skip
 
 
-def item_rows(document: dict[str, Any]) -> list[dict[str, Any]]:
-    """One row per question × system for the per-item table."""
-    rows = []
-    for item in document["items"]:
-        for name, result in item["results"].items():
-            rows.append(
-                {"question_id": item["question_id"], "system": name, "status": result["status"],
-                 "bucket": result["bucket"], "prediction": result["prediction"],
-                 "gold": item["gold_answer"], "domain": item["domain"],
-                 "difficulty": item["difficulty"],
-                 "scores": [(result[m], f"{result[m]:.3f}") for m in document["metrics"]]}
-            )  # fmt: skip
-    return rows
-
-
 CLAIM_VERDICTS = ("supported", "contradicted", "insufficient", "judge_failed")
 
 
@@ -233,24 +228,36 @@ def leaderboard_cells(document: dict[str, Any]) -> list[list[str]]:
     return out
 
 
+def pair_cells(pair: dict[str, Any]) -> list[tuple[str, float | None]]:
+    """One pair-list row: (text, sort value) for pair, difference, Holm p, MDD, McNemar p."""
+    diff = pair["test"]["difference"]
+    mdd = (pair["difference"] or {}).get("mdd")
+    mcnemar = (pair.get("mcnemar") or {}).get("p_value")
+    star = " *" if pair["significant"] else ""
+    return [
+        (f"{pair['a']} − {pair['b']}", None),
+        ("n/a" if diff is None else f"{diff:+.3f}{star}", diff),
+        (p_text(pair["p_holm"]), pair["p_holm"]),
+        (format_number(mdd), mdd),
+        (p_text(mcnemar), mcnemar),
+    ]
+
+
 def _benchmark_context(document: dict[str, Any]) -> dict[str, Any]:
     comparison = document["comparison"]
     return {
         "metric_titles": [METRIC_TITLES[m] for m in document["metrics"]],
         "leaderboard": leaderboard_cells(document),
         "system_plots": system_plots(document),
-        "matrix": matrix_plot(document),
+        "matrix": (
+            matrix_plot(document)
+            if len(document["comparison"]["systems"]) <= MATRIX_MAX_SYSTEMS
+            else None
+        ),
         "slice_plots": slice_plots(document),
         "distribution_plots": distribution_plots(document),
-        "items": item_rows(document),
-        "pairs": [
-            [
-                f"{p['a']} − {p['b']}",
-                format_number((p["difference"] or {}).get("mdd")),
-                p_text((p.get("mcnemar") or {}).get("p_value")),
-            ]
-            for p in comparison["pairs"]
-        ],  # fmt: skip
+        "item_count": sum(len(item["results"]) for item in document["items"]),
+        "pairs": [pair_cells(p) for p in comparison["pairs"]],
         "accounting": [
             (s["system"], s["accounting"]["equation"], s["accounting"]["holds"])
             for s in document["systems"]
@@ -258,12 +265,19 @@ def _benchmark_context(document: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def render_html(document: dict[str, Any], *, timestamp: str | None = None) -> str:
+def render_html(
+    document: dict[str, Any],
+    *,
+    timestamp: str | None = None,
+    compress_over: int = COMPRESS_OVER,
+) -> str:
     """The HTML report of a result document or a structured report.
 
     Args:
         document: a result document (kind ``assay.result``) or a structured report.
         timestamp: shown in the footer when given (off by default, for byte-identity).
+        compress_over: embed the per-item data deflated when its JSON is longer than
+            this many characters (see :mod:`assay.report.result.html_data`).
     """
     from jinja2 import Environment
     from markupsafe import Markup
@@ -272,12 +286,18 @@ def render_html(document: dict[str, Any], *, timestamp: str | None = None) -> st
         document if document.get("kind") == "assay.structured" else document.get("structured")
     )
     context: dict[str, Any] = {"doc": document, "timestamp": timestamp, "structured": structured}
+    data: dict[str, Any] = {}
     if document.get("kind") != "assay.structured":
         context.update(_benchmark_context(document))
+        data["items"] = item_columns(document)
     if structured:
         context["structured_plots"] = structured_plots(structured)
         context["claim_verdicts"] = CLAIM_VERDICTS
-        context["structured_items"] = [structured_item_row(i) for i in structured["items"]]
+        context["structured_count"] = len(structured["items"])
+        data["structured"] = structured_columns(
+            [structured_item_row(i) for i in structured["items"]]
+        )
+    context["data"] = embed(data, compress_over)
     template = resources.files("assay").joinpath("report/result/templates/report.html.j2")
     source = template.read_text("utf-8")
     env = Environment(

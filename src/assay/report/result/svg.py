@@ -4,6 +4,12 @@ Every coordinate is written with two decimals and every label is XML-escaped, so
 identical numbers give identical bytes. Plots never compute a statistic: they
 draw the numbers they are given. Interval bounds outside the axis are clipped at
 its edge (the caption says so).
+
+Series colours come from the Okabe–Ito palette (distinguishable under the common
+colour-vision deficiencies). A report with more than eight systems keeps them apart
+with a second channel: series 9–16 reuse the eight hues as hollow marks (light fill,
+solid outline). Every plot has a ``viewBox``, so the page's CSS scales it to the
+viewport.
 """
 
 from __future__ import annotations
@@ -11,7 +17,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
-PALETTE = ("#3366aa", "#dd7733", "#339966", "#aa3377", "#7766bb", "#998833", "#44aaaa", "#cc4444")
+# Okabe & Ito (2008), "Color Universal Design": blue, orange, bluish green, reddish
+# purple, sky blue, vermillion, yellow, black.
+PALETTE = ("#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00", "#f0e442", "#000000")
 FONT = 'font-family="sans-serif" font-size="11"'
 LABEL_WIDTH = 170.0
 PLOT_WIDTH = 420.0
@@ -23,8 +31,21 @@ def label_width(labels: Sequence[str]) -> float:
 
 
 def colour(index: int) -> str:
-    """The series colour at ``index`` (cycles)."""
+    """The series hue at ``index`` (cycles through the palette)."""
     return PALETTE[index % len(PALETTE)]
+
+
+def hollow(index: int) -> bool:
+    """Whether series ``index`` is drawn hollow (the palette's second round, 9–16)."""
+    return (index // len(PALETTE)) % 2 == 1
+
+
+def paint(index: int) -> str:
+    """Fill (and, for hollow series, outline) attributes of series ``index``'s marks."""
+    hue = colour(index)
+    if hollow(index):
+        return f'fill="{hue}" fill-opacity="0.2" stroke="{hue}" stroke-width="1.5"'
+    return f'fill="{hue}"'
 
 
 def _f(value: float) -> str:
@@ -61,9 +82,7 @@ def _legend(series: Sequence[str], x: float, y: float) -> list[str]:
     out = []
     for index, name in enumerate(series):
         yy = y + index * 16
-        out.append(
-            f'<rect x="{_f(x)}" y="{_f(yy - 9)}" width="10" height="10" fill="{colour(index)}"/>'
-        )
+        out.append(f'<rect x="{_f(x)}" y="{_f(yy - 9)}" width="10" height="10" {paint(index)}/>')
         out.append(_text(x + 14, yy, name))
     return out
 
@@ -95,7 +114,11 @@ def dot_whisker(
                 f'<line x1="{_f(x_of(lower))}" y1="{_f(y)}" x2="{_f(x_of(upper))}" '
                 f'y2="{_f(y)}" stroke="{colour(index)}" stroke-width="2"/>'
             )
-        body.append(f'<circle cx="{_f(x_of(mean))}" cy="{_f(y)}" r="5" fill="{colour(index)}"/>')
+        fill = "#ffffff" if hollow(index) else colour(index)
+        body.append(
+            f'<circle cx="{_f(x_of(mean))}" cy="{_f(y)}" r="5" fill="{fill}" '
+            f'stroke="{colour(index)}" stroke-width="2"/>'
+        )
         body.append(_text(left + PLOT_WIDTH + 8, y + 4, f"{mean:.3f}"))
     body += _axis(left, PLOT_WIDTH, top + row_h * len(rows) + 4, lo, hi)
     return _svg(left + PLOT_WIDTH + 60, height, label, body)
@@ -127,7 +150,7 @@ def grouped_bars(
             w = max(value, 0.0) * scale
             body.append(
                 f'<rect x="{_f(left)}" y="{_f(y)}" width="{_f(w)}" '
-                f'height="{_f(bar_h - 2)}" fill="{colour(si)}"/>'
+                f'height="{_f(bar_h - 2)}" {paint(si)}/>'
             )
             body.append(_text(left + w + 4, y + bar_h - 3, value_format.format(value)))
     body += _axis(left, PLOT_WIDTH, top + plot_h, 0.0, hi)
@@ -143,8 +166,8 @@ def heatmap(
 ) -> str:
     """A table of coloured cells: each cell is (first line, second line, signed value).
 
-    Positive values shade blue, negative orange, by magnitude (clipped at 1); ``None``
-    is grey.
+    Positive values shade blue, negative vermillion, by magnitude (clipped at 1);
+    ``None`` is grey.
     """
     cell_w, cell_h, top = 120.0, 40.0, 40.0
     width = LABEL_WIDTH + cell_w * len(columns) + 10
@@ -171,7 +194,7 @@ def _shade(value: float | None) -> str:
     if value is None:
         return "#eeeeee"
     strength = min(abs(value), 1.0)
-    base = (51, 102, 170) if value >= 0 else (221, 119, 51)
+    base = (0, 114, 178) if value >= 0 else (213, 94, 0)  # Okabe–Ito blue / vermillion
     mix = [round(255 - (255 - c) * (0.15 + 0.6 * strength)) for c in base]
     return "#{:02x}{:02x}{:02x}".format(*mix)
 
@@ -179,7 +202,8 @@ def _shade(value: float | None) -> str:
 def histogram(bins: Sequence[str], series: Sequence[tuple[str, Sequence[int]]], label: str) -> str:
     """Vertical grouped bars: item counts per score bin, one bar per series."""
     plot_h, top, left = 160.0, 22.0, 40.0
-    group_w = 44.0 * max(1.0, len(series) / 2)
+    # Bars narrow as systems are added, so 13 systems stay about 1,000 px wide.
+    group_w = min(max(44.0, 8.0 + 18.0 * len(series)), 150.0)
     bar_w = (group_w - 8) / max(len(series), 1)
     most = max([max(counts, default=0) for _, counts in series] + [1])
     step = next(s for s in (1, 2, 5, 10, 20, 50, 100, 200, 500) if most / s <= 6 or s == 500)
@@ -202,7 +226,7 @@ def histogram(bins: Sequence[str], series: Sequence[tuple[str, Sequence[int]]], 
             h = plot_h * counts[bi] / peak
             body.append(
                 f'<rect x="{_f(x0 + 4 + si * bar_w)}" y="{_f(top + plot_h - h)}" '
-                f'width="{_f(bar_w)}" height="{_f(h)}" fill="{colour(si)}"/>'
+                f'width="{_f(bar_w)}" height="{_f(h)}" {paint(si)}/>'
             )
     body += _legend([name for name, _ in series], left, top + plot_h + 36)
     return _svg(max(width, 260.0), height, label, body)
