@@ -1,24 +1,64 @@
-"""Time to build and render the demo's reports (result document, HTML, Markdown).
+"""The HTML report at scale: size, render time and time to interactive in headless Chromium.
 
-Run: PYTHONPATH=src python bench/bench_report.py [REPEATS]
-Prints the best wall time of each step over REPEATS runs (the first line includes
-the lazy imports of numpy/jinja2), then the same steps once on eval_bench's
-synthetic 1,345 questions x 13 systems.
+Run: .venv/bin/python bench/bench_report.py [--questions 5000] [--systems 13] [--repeats 3]
+
+1. The demo's reports (result document, HTML, Markdown, JSON): best wall time of each
+   step over REPEATS runs.
+2. 13 systems x 5,000 questions (synthetic, XL-DocBench-shaped gold; answers of the
+   length eval_bench uses: a sentence or a few words), saved as ``assay-result.json``:
+   - the saved-document check, compiled validator (what ``assay report`` runs) against
+     jsonschema alone (what it ran before);
+   - ``assay report --format html`` in one process: read, check, render, write;
+   - the HTML file's size (target < 3 MB);
+   - time to interactive in headless Chromium (target < 2 s): from navigation start
+     until the per-item table is drawn, plus the time a click on a column header takes
+     to re-sort it, in the page's own clock (performance marks), best of REPEATS fresh
+     loads (selenium + chromedriver; the browser start is not timed). The wall time of
+     the same sequence seen from selenium is printed beside it.
+3. When bench/scale_data.py is present (verbose systems answering with a paragraph),
+   the HTML size on its 13 x 5,000 data as well.
+
+Prints ``TARGET <name> | <measured> | <target> | MET`` (or ``NOT MET``) lines.
 """
 
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import shutil
 import sys
+import tempfile
 import time
+from pathlib import Path
+from typing import Any
 
-from assay.cli.demo_cmd import sample_dir
-from assay.evaluation.compare import CompareOptions, result_document
-from assay.evaluation.runs import SystemInput, evaluate
-from assay.report.result.html import render_html
-from assay.report.result.json import dumps_result
-from assay.report.result.markdown import render_result_markdown
-from assay.structured.example import score_bundled_example
+HERE = Path(__file__).parent
+sys.path.insert(0, str(HERE))
+
+from eval_bench import FORMATS, WORDS, make_prediction  # noqa: E402
+
+from assay.cli.demo_cmd import sample_dir  # noqa: E402
+from assay.evaluation.compare import CompareOptions, result_document  # noqa: E402
+from assay.evaluation.runs import SystemInput, evaluate  # noqa: E402
+from assay.report.result.html import render_html  # noqa: E402
+from assay.report.result.json import dumps_result  # noqa: E402
+from assay.report.result.markdown import render_result_markdown  # noqa: E402
+from assay.structured.example import score_bundled_example  # noqa: E402
+
+SIZE_TARGET_MB = 3.0
+TTI_TARGET_S = 2.0
+TRIALS = 1000  # the paired test's trials: the HTML does not depend on them
 
 
-def best(step, repeats: int) -> float:
+def target(name: str, measured: float, limit: float, unit: str) -> None:
+    """One ``TARGET`` line: measured beside its upper limit."""
+    verdict = "MET" if measured < limit else "NOT MET"
+    print(f"TARGET {name} | {measured:.2f} {unit} | < {limit:g} {unit} | {verdict}", flush=True)
+
+
+def best(step: Any, repeats: int) -> float:
+    """The best wall time of ``step()`` over ``repeats`` runs."""
     times = []
     for _ in range(repeats):
         start = time.perf_counter()
@@ -27,48 +67,218 @@ def best(step, repeats: int) -> float:
     return min(times)
 
 
-def main(repeats: int) -> None:
+def demo_steps(repeats: int) -> None:
+    """The demo's three systems: document, HTML, Markdown, JSON."""
     source = sample_dir()
     files = sorted((source / "predictions").glob("*.jsonl"))
     systems = [SystemInput(f.stem, (str(f),)) for f in files]
     gold = [source / "qa_single_doc.jsonl", source / "qa_cross_doc.jsonl"]
     result = evaluate(gold, systems)
     structured = score_bundled_example().to_dict()
-    start = time.perf_counter()
     document = result_document(result, structured=structured)
     html = render_html(document)
-    print(f"first document + HTML render (incl. lazy imports): {time.perf_counter() - start:.3f} s")
-    doc_t = best(lambda: result_document(result, structured=structured), repeats)
     html_t = best(lambda: render_html(document), repeats)
     md_t = best(lambda: render_result_markdown(document), repeats)
     json_t = best(lambda: dumps_result(document), repeats)
-    print(f"result document (stats, 3 pairs x 10000 AR trials): {doc_t * 1000:.1f} ms")
-    print(f"HTML render: {html_t * 1000:.1f} ms ({len(html) / 1000:.0f} kB)")
-    print(f"Markdown render: {md_t * 1000:.1f} ms")
-    print(f"JSON serialise: {json_t * 1000:.1f} ms")
+    print(f"demo: HTML render {html_t * 1000:.1f} ms ({len(html) / 1000:.0f} kB)")
+    print(f"demo: Markdown render {md_t * 1000:.1f} ms; JSON serialise {json_t * 1000:.1f} ms")
 
 
-def large(trials: int = 10000) -> None:
-    """The same steps on eval_bench's synthetic 1,345 questions x 13 systems (78 pairs)."""
-    import tempfile
-    from pathlib import Path
+def _gold(rng: random.Random, n: int) -> list[dict[str, Any]]:
+    """``n`` gold rows with eval_bench's answer-format mix and metadata."""
+    total = sum(count for _, count in FORMATS)
+    formats = [fmt for fmt, count in FORMATS for _ in range(round(n * count / total))]
+    rows = []
+    for k, fmt in enumerate((formats + ["Str"] * n)[:n], 1):
+        if fmt == "Str":
+            value = " ".join(rng.choice(WORDS).capitalize() for _ in range(rng.randint(1, 4)))
+        elif fmt == "Int":
+            value = f"{rng.randint(0, 250000):,}"
+        elif fmt == "Float":
+            value = f"{rng.uniform(0, 500):.2f}"
+        else:
+            value = "Not answerable"
+        rows.append({
+            "question_id": f"q{k:06d}",
+            "answer": {"value": value, "format": fmt, "verification_rule": "casefold_exact_match"},
+            "metadata": {
+                "domain": rng.choice(["finance", "legal", "medical", "government"]),
+                "reasoning_type": rng.choice(["extraction", "arithmetic", "comparison"]),
+                "difficulty": rng.choice(["easy", "medium", "hard"]),
+                "doc_type": rng.choice(["report", "manual", "slides"]),
+                "evidence_sources": rng.sample(["text", "table", "chart", "image"], 2),
+            },
+        })  # fmt: skip
+    return rows
 
-    sys.path.insert(0, str(Path(__file__).parent))
-    from eval_bench import write_benchmark
 
+def write_data(root: Path, n_questions: int, n_systems: int) -> list[Path]:
+    """Gold and ``n_systems`` prediction files (1 % missing, 1 % context overflow)."""
+    rng = random.Random(5000)
+    gold = _gold(rng, n_questions)
+    (root / "systems").mkdir(parents=True)
+    gold_path = root / "qa_single_doc.jsonl"
+    gold_path.write_text("".join(json.dumps(r) + "\n" for r in gold), "utf-8")
+    files = [gold_path]
+    for s in range(n_systems):
+        lines = []
+        for g in gold:
+            if rng.random() < 0.01:
+                continue
+            status = "context_overflow" if rng.random() < 0.01 else "success"
+            text = make_prediction(rng, g, 0.3 + 0.05 * s)
+            lines.append(json.dumps({"question_id": g["question_id"], "prediction": text,
+                                     "status": status}) + "\n")  # fmt: skip
+        path = root / "systems" / f"system{s:02d}.jsonl"
+        path.write_text("".join(lines), "utf-8")
+        files.append(path)
+    return files
+
+
+def saved_result(files: list[Path], out: Path) -> Path:
+    """Evaluate and write ``assay-result.json`` (as ``eval --result-json`` does)."""
+    result = evaluate([files[0]], [SystemInput(f.stem, (str(f),)) for f in files[1:]])
+    document = result_document(result, CompareOptions(n_resamples=TRIALS))
+    out.write_text(dumps_result(document), "utf-8")
+    return out
+
+
+def validation(saved: Path) -> None:
+    """The saved-document check: compiled validator vs jsonschema alone."""
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import best_match
+
+    from assay.report.result.schema import RESULT_SCHEMA, check_saved_document
+
+    document = json.loads(saved.read_text("utf-8"))
+    check_saved_document(document, saved)  # compiles once, as one `assay report` run does
+    start = time.perf_counter()
+    check_saved_document(document, saved)
+    compiled = time.perf_counter() - start
+    start = time.perf_counter()
+    assert best_match(Draft202012Validator(RESULT_SCHEMA).iter_errors(document)) is None
+    reference = time.perf_counter() - start
+    print(f"saved-result check ({saved.stat().st_size / 1e6:.1f} MB): compiled "
+          f"{compiled:.3f} s, jsonschema alone {reference:.3f} s")  # fmt: skip
+
+
+def report_html(saved: Path, out: Path) -> float:
+    """``assay report SAVED --format html --output OUT`` in this process; its wall time."""
+    from assay.cli.main import main
+
+    start = time.perf_counter()
+    try:
+        main(["report", str(saved), "--format", "html", "--output", str(out)])
+    except SystemExit as done:
+        if done.code:
+            raise
+    return time.perf_counter() - start
+
+
+def _browser(profile: Path) -> Any:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for arg in (
+        "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--disable-dev-shm-usage", "--window-size=1280,1000", f"--user-data-dir={profile}",
+    ):  # fmt: skip
+        options.add_argument(arg)
+    driver = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+    return webdriver.Chrome(options=options, service=Service(driver))
+
+
+READY = "return document.getElementById('items').getAttribute('data-ready') === 'true';"
+SORTED = (
+    "var th = document.querySelectorAll('#items thead th')[4];"
+    "return th.getAttribute('aria-sort') === 'ascending' && "
+    "document.querySelector('#items tbody tr') !== null;"
+)
+
+
+# In the page's clock: navigation start → table drawn, plus the sort click's handler time.
+IN_PAGE = """
+var at = function (name) { return performance.getEntriesByName(name)[0].startTime; };
+return [at('assay-ready-items'),
+        at('assay-sort-end-items') - at('assay-sort-start-items')];
+"""
+
+
+def time_to_interactive(page: Path, repeats: int, profile: Path) -> tuple[float, float]:
+    """Best of ``repeats`` loads: (in-page time to interactive, selenium wall time).
+
+    In-page: from navigation start to the table drawn (the page's ``assay-ready-items``
+    mark) plus the time the sort click took to answer. Wall: the same sequence timed
+    from Python, including webdriver's round trips and polling.
+    """
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver = _browser(profile)
+    try:
+        in_page, wall = [], []
+        for _ in range(repeats):
+            driver.get("about:blank")
+            start = time.perf_counter()
+            driver.get(page.resolve().as_uri())
+            WebDriverWait(driver, 60, poll_frequency=0.01).until(lambda d: d.execute_script(READY))
+            driver.find_elements(By.CSS_SELECTOR, "#items thead th")[4].click()
+            WebDriverWait(driver, 60, poll_frequency=0.01).until(lambda d: d.execute_script(SORTED))
+            wall.append(time.perf_counter() - start)
+            ready_ms, sort_ms = driver.execute_script(IN_PAGE)
+            in_page.append((ready_ms + sort_ms) / 1000)
+        return min(in_page), min(wall)
+    finally:
+        driver.quit()
+
+
+def at_scale(n_questions: int, n_systems: int, repeats: int) -> None:
+    """Section 2 (and 3): the saved 13 x 5,000 result through `assay report` and Chromium."""
+    label = f"{n_systems}x{n_questions}"
     with tempfile.TemporaryDirectory() as tmp:
-        gold, files = write_benchmark(Path(tmp), 7)
-        result = evaluate([gold], [SystemInput(f.stem, (str(f),)) for f in files])
+        root = Path(tmp)
         start = time.perf_counter()
-        document = result_document(result, CompareOptions(n_resamples=trials))
-        doc_t = time.perf_counter() - start
-        start = time.perf_counter()
-        html = render_html(document)
-        html_t = time.perf_counter() - start
-    print(f"1,345 x 13: result document (78 pairs x {trials} AR trials): {doc_t:.2f} s")
-    print(f"1,345 x 13: HTML render: {html_t:.2f} s ({len(html) / 1e6:.1f} MB)")
+        saved = saved_result(write_data(root / "data", n_questions, n_systems), root / "r.json")
+        print(f"{label}: data + evaluation + assay-result.json ({TRIALS} trials): "
+              f"{time.perf_counter() - start:.1f} s")  # fmt: skip
+        validation(saved)
+        page = root / "report.html"
+        print(f"{label}: assay report --format html: {report_html(saved, page):.2f} s")
+        target(f"html size {label}", page.stat().st_size / 1e6, SIZE_TARGET_MB, "MB")
+        tti, wall = time_to_interactive(page, repeats, root / "profile")
+        target(f"html interactive {label} (headless Chromium)", tti, TTI_TARGET_S, "s")
+        print(f"{label}: the same measured from selenium (incl. webdriver round trips): "
+              f"{wall:.2f} s")  # fmt: skip
+        verbose(root, n_questions, n_systems)
+
+
+def verbose(root: Path, n_questions: int, n_systems: int) -> None:
+    """Section 3: the size on scale_data's verbose answers, when that generator is present."""
+    if not (HERE / "scale_data.py").exists():
+        print("bench/scale_data.py not present: verbose-answer size not measured")
+        return
+    import scale_data
+
+    files = scale_data.write(root / "verbose", n_questions, n_systems=n_systems)
+    saved = saved_result(files, root / "verbose.json")
+    page = root / "verbose.html"
+    report_html(saved, page)
+    name = f"html size {n_systems}x{n_questions} (scale_data, verbose answers)"
+    target(name, page.stat().st_size / 1e6, SIZE_TARGET_MB, "MB")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--questions", type=int, default=5000)
+    parser.add_argument("--systems", type=int, default=13)
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+    demo_steps(args.repeats)
+    at_scale(args.questions, args.systems, args.repeats)
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 5)
-    large()
+    main()

@@ -21,7 +21,7 @@ from assay.cli.main import main
 from assay.errors import InputFileError
 from assay.report.result.schema import SCHEMAS, check_saved_document, passes_compiled
 
-VALUES: list[Any] = [None, True, 0, 2, 1.5, "text", [], {}]
+VALUES: list[Any] = [None, True, -1, 0, 2, 1.5, "text", [], {}]
 
 
 @pytest.fixture(scope="module")

@@ -135,13 +135,15 @@ def matrix_plot(document: dict[str, Any]) -> dict[str, str]:
 def distribution_plots(document: dict[str, Any]) -> list[dict[str, str]]:
     """Per metric: how many questions fall in each score bin, per system."""
     names = [s["system"] for s in document["systems"]]
+    metrics = document["metrics"]
+    counts = {(m, name): [0] * len(BINS) for m in metrics for name in names}
+    for item in document["items"]:
+        for name, result in item["results"].items():
+            for metric in metrics:
+                counts[metric, name][_bin(result[metric])] += 1
     plots = []
-    for metric in document["metrics"]:
-        counts = {name: [0] * len(BINS) for name in names}
-        for item in document["items"]:
-            for name, result in item["results"].items():
-                counts[name][_bin(result[metric])] += 1
-        series = [(name, counts[name]) for name in names]
+    for metric in metrics:
+        series = [(name, counts[metric, name]) for name in names]
         caption = (
             f"Number of questions per per-question {METRIC_TITLES[metric]} bin, one bar per "
             "system. Denominator: each system's evaluated questions."

@@ -18,7 +18,7 @@ Layout of the data (all lists are columns; row ``i`` of a table is index ``i`` o
   per claim verdict), ``passed`` (0/1) and ``response``.
 
 Small data are embedded as plain JSON (``"encoding": "json"``). Past ``compress_over``
-characters the JSON text is deflated (raw DEFLATE, level 9) and base64-encoded
+characters the JSON text is deflated (raw DEFLATE, level 6) and base64-encoded
 (``"encoding": "deflate-raw+base64"``); the page inflates it with the browser's
 built-in ``DecompressionStream``, so the file still needs no network. Both forms are
 byte-identical for identical documents (insertion-ordered JSON; zlib's output is fixed
@@ -76,6 +76,7 @@ def item_columns(document: dict[str, Any]) -> dict[str, Any]:
     rows: dict[str, list[Any]] = {"question": [], "system": [], "status": [], "bucket": []}
     scores: list[list[int | None]] = [[] for _ in metrics]
     predictions: list[str] = []
+    seen: dict[float, int | None] = {}  # scores repeat a lot (0, 1, 1/2, 2/3, ...)
     for q, item in enumerate(document["items"]):
         questions["id"].append(item["question_id"])
         questions["gold"].append(item["gold_answer"])
@@ -87,7 +88,10 @@ def item_columns(document: dict[str, Any]) -> dict[str, Any]:
             rows["status"].append(status.code(result["status"]))
             rows["bucket"].append(bucket.code(result["bucket"]))
             for column, metric in zip(scores, metrics, strict=True):
-                column.append(thousandths(result[metric]))
+                value = result[metric]
+                if value not in seen:
+                    seen[value] = thousandths(value)
+                column.append(seen[value])
             predictions.append(result["prediction"])
     return {
         "systems": systems.values,
@@ -128,7 +132,7 @@ def embed(data: dict[str, Any], compress_over: int = COMPRESS_OVER) -> str:
     if len(text) <= compress_over:
         payload: dict[str, Any] = {"encoding": ENCODING_JSON, "data": data}
     else:
-        packer = zlib.compressobj(9, zlib.DEFLATED, -15, 9)
+        packer = zlib.compressobj(6, zlib.DEFLATED, -15, 9)
         packed = packer.compress(text.encode("utf-8")) + packer.flush()
         payload = {"encoding": ENCODING_DEFLATE, "data": base64.b64encode(packed).decode()}
     return _script_safe(
