@@ -14,6 +14,7 @@ LAYERS = {
     "numbers": 1,
     "stats": 1,
     "io": 1,
+    "parallel": 1,
     "metrics": 2,
     "code": 2,
     "api": 2,

@@ -23,10 +23,26 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
+
+
+def _rebuild(kind: type[AssayError], args: tuple[Any, ...], state: dict[str, Any]) -> AssayError:
+    error = kind.__new__(kind)
+    Exception.__init__(error, *args)
+    error.__dict__.update(state)
+    return error
 
 
 class AssayError(Exception):
-    """Root of all errors raised by assay on purpose."""
+    """Root of all errors raised by assay on purpose.
+
+    Errors pickle with their attributes (``path``, ``line``, ...), so an error raised
+    on a Dask worker reaches the client as the same one-line message.
+    """
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Rebuild without calling the subclass ``__init__`` (whose signatures differ)."""
+        return (_rebuild, (type(self), self.args, dict(self.__dict__)))
 
 
 class UnknownNameError(AssayError, ValueError):

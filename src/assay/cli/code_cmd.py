@@ -31,29 +31,77 @@ def parse_bytes(text: str, option: str) -> int:
 
 
 @click.command("code", short_help="Run programs against tests in a sandbox; report pass@k.")
-@click.option("--problems", "problems_path", required=True, type=_FILE,
-              help="JSONL of {task_id, prompt?, test, entry_point?, language?}.")
-@click.option("--samples", "samples_path", required=True, type=_FILE,
-              help="JSONL of {task_id, completion}, many per task.")
+@click.option(
+    "--problems",
+    "problems_path",
+    required=True,
+    type=_FILE,
+    help="JSONL of {task_id, prompt?, test, entry_point?, language?}.",
+)
+@click.option(
+    "--samples",
+    "samples_path",
+    required=True,
+    type=_FILE,
+    help="JSONL of {task_id, completion}, many per task.",
+)
 @click.option("--k", "ks", default="1,10,100", show_default=True, help="pass@k budgets.")
-@click.option("--output", "output_path", type=_FILE, default=None,
-              help="Where to write the JSON report.")
-@click.option("--per-sample", "per_sample_path", type=_FILE, default=None,
-              help="Where to write one JSON line per sample (outcome, reason, output).")
-@click.option("--allow-code-execution", is_flag=True, default=False,
-              help="Required: confirm that the samples may be executed (in the sandbox).")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Samples run at once (does not change results or their order).")
-@click.option("--timeout", type=click.FloatRange(min=0.1), default=10.0, show_default=True,
-              help="Wall-clock seconds per sample.")
-@click.option("--cpu-time", type=click.IntRange(min=1), default=10, show_default=True,
-              help="CPU seconds per sample (RLIMIT_CPU).")
-@click.option("--memory", default="2GiB", show_default=True,
-              help="Address-space limit per sample (RLIMIT_AS).")
-@click.option("--max-processes", type=click.IntRange(min=2), default=32, show_default=True,
-              help="Processes and threads per sample.")
-@click.option("--max-output", default="64KiB", show_default=True,
-              help="stdout and stderr kept per sample (each).")
+@click.option(
+    "--output", "output_path", type=_FILE, default=None, help="Where to write the JSON report."
+)
+@click.option(
+    "--per-sample",
+    "per_sample_path",
+    type=_FILE,
+    default=None,
+    help="Where to write one JSON line per sample (outcome, reason, output).",
+)
+@click.option(
+    "--allow-code-execution",
+    is_flag=True,
+    default=False,
+    help="Required: confirm that the samples may be executed (in the sandbox).",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Samples run at once (does not change results or their order).",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0.1),
+    default=10.0,
+    show_default=True,
+    help="Wall-clock seconds per sample.",
+)
+@click.option(
+    "--cpu-time",
+    type=click.IntRange(min=1),
+    default=10,
+    show_default=True,
+    help="CPU seconds per sample (RLIMIT_CPU).",
+)
+@click.option(
+    "--memory",
+    default="2GiB",
+    show_default=True,
+    help="Address-space limit per sample (RLIMIT_AS).",
+)
+@click.option(
+    "--max-processes",
+    type=click.IntRange(min=2),
+    default=32,
+    show_default=True,
+    help="Processes and threads per sample.",
+)
+@click.option(
+    "--max-output",
+    default="64KiB",
+    show_default=True,
+    help="stdout and stderr kept per sample (each).",
+)
 def code_command(
     problems_path: Path, samples_path: Path, ks: str, output_path: Path | None,
     per_sample_path: Path | None, allow_code_execution: bool, workers: int, timeout: float,

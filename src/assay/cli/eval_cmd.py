@@ -10,7 +10,13 @@ from typing import Any
 
 import click
 
-from assay.cli.options import InputArgs, StatsArgs, input_options, stats_options
+from assay.cli.options import (
+    InputArgs,
+    StatsArgs,
+    input_options,
+    partition_lines,
+    stats_options,
+)
 from assay.cli.stdout import side_console, stdout_taken
 from assay.errors import InvalidOptionError
 from assay.evaluation.compare import result_document
@@ -194,6 +200,8 @@ def evaluate_inputs(
             ignore_missing=inputs.ignore_missing,
             duplicate_policy=inputs.duplicates,
             progress=progress,
+            executor=inputs.dask,
+            partition_progress=partition_lines(inputs.dask),
         )
 
 

@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from assay.api import bind, score_corpus
+from assay.cli.options import dask_option, partition_lines
 from assay.io.jsonl import read_pairs
 from assay.metrics.registry import REGISTRY, get_metric
 
@@ -52,6 +53,7 @@ def metrics_text() -> str:
     type=click.Path(dir_okay=False, path_type=Path),
     help="A JSONL file of {id, prediction, targets} rows; prints the mean and count.",
 )
+@dask_option()
 @click.option("--tokenizer", default=None, help="Override the metric's tokenizer.")
 @click.option("--normalizer", default=None, help="Override the metric's normalizer.")
 @click.option(
@@ -74,6 +76,7 @@ def score_command(
     tokenizer: str | None,
     normalizer: str | None,
     raw_options: tuple[str, ...],
+    dask: str | None,
 ) -> None:
     """Score one prediction (or a JSONL file of pairs) with METRIC.
 
@@ -88,8 +91,9 @@ def score_command(
             raise click.UsageError("give either --file or --prediction/--target, not both")
         pairs = list(read_pairs(pairs_file))  # raises on an empty file
         result = score_corpus(
-            metric, [p.prediction for p in pairs], [list(p.targets) for p in pairs], **options
-        )
+            metric, [p.prediction for p in pairs], [list(p.targets) for p in pairs],
+            executor=dask, progress=partition_lines(dask), **options,
+        )  # fmt: skip
         kind = "mean" if result.is_mean else "corpus"
         click.echo(f"{bound.spec.name}: {result.value:.6f} ({kind} over n={result.n})")
     else:

@@ -36,6 +36,7 @@ class InputArgs:
     ignore_missing: bool
     profile: str
     duplicates: str | None
+    dask: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +122,17 @@ def input_options(func: F) -> F:
                 help="Duplicate prediction ids: keep the later row, or reject the file "
                 "(default: the profile's policy).",
             ),
+            dask_option(),
         ],
+    )  # fmt: skip
+
+
+def dask_option() -> Callable[[F], F]:
+    """``--dask local:N|tcp://HOST:PORT``: score partitions on a Dask cluster (same output)."""
+    return click.option(
+        "--dask", default=None, metavar="local:N|tcp://HOST:PORT",
+        help="Score on a Dask cluster: local:N starts N local workers; an address uses "
+        "a running scheduler. Outputs are byte-identical to a local run (assay[dask]).",
     )  # fmt: skip
 
 
@@ -161,3 +172,14 @@ def stats_options(func: F) -> F:
             ),
         ],
     )  # fmt: skip
+
+
+def partition_lines(dask: str | None) -> Callable[[int, int], None] | None:
+    """With ``--dask``: one ``dask ADDRESS: D/T partitions done`` line on stderr each."""
+    if dask is None:
+        return None
+
+    def show(done: int, total: int) -> None:
+        click.echo(f"dask {dask}: {done}/{total} partitions done", err=True)
+
+    return show

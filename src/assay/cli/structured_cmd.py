@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from assay.cli.options import dask_option, partition_lines
 from assay.cli.stdout import echo_written, side_console, stdout_taken
 from assay.io.bundled import data_path
 from assay.io.output import refuse_overwriting_inputs
@@ -63,6 +64,7 @@ _FILE = click.Path(dir_okay=False, path_type=Path)
     default=None,
     help="Per-item records: CSV if the name ends in .csv, else JSONL.",
 )
+@dask_option()
 def structured_command(
     items_path: Path,
     schema_path: Path,
@@ -71,6 +73,7 @@ def structured_command(
     example: bool,
     output_path: Path | None,
     per_item_path: Path | None,
+    dask: str | None,
 ) -> None:
     """Score structured outputs: FORMAT (contract) and FACT (claims) as two axes.
 
@@ -97,6 +100,8 @@ def structured_command(
         schema_path,
         references=references_path,
         read_facts_from_wrapped=read_facts_from_wrapped,
+        executor=dask,
+        progress=partition_lines(dask),
     ).to_dict()
     written = [p for p in (output_path, per_item_path) if p is not None]
     if output_path is not None:

@@ -9,6 +9,7 @@ the options that change a number.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,12 +21,13 @@ from assay.evaluation import tables
 from assay.evaluation.align import align
 from assay.evaluation.benchmark import SystemResult, evaluate_alignment
 from assay.evaluation.fingerprint import fingerprint
-from assay.evaluation.profiles import get_profile, metric_signatures
-from assay.io.gold import RECORDS, read_gold, read_gold_records
+from assay.evaluation.profiles import Prepared, get_profile, metric_signatures
+from assay.io.gold import RECORDS, GoldQuestion, read_gold, read_gold_records
 from assay.io.oddities import Oddities
 from assay.io.predictions import PredictionRow, iter_prediction_records
 from assay.io.records import split_source
 from assay.io.sources import is_blank
+from assay.parallel import executor_for, working_directory
 
 DEFAULT_GOLD_NAMES = ("qa_single_doc.jsonl", "qa_cross_doc.jsonl")
 
@@ -169,6 +171,8 @@ def evaluate(
     ignore_missing: bool = False,
     duplicate_policy: str | None = None,
     progress: Callable[[str], None] | None = None,
+    executor: Any = None,
+    partition_progress: Callable[[int, int], None] | None = None,
 ) -> EvaluationResult:
     """Evaluate every system against the gold files under one profile.
 
@@ -182,6 +186,10 @@ def evaluate(
         ignore_missing: skip questions without a prediction (still counted missing).
         duplicate_policy: ``last-wins`` or ``reject``; ``None`` uses the profile's.
         progress: called with each system's name after it is scored.
+        executor: where systems are scored: ``None`` (this process), ``"local:N"``,
+            a scheduler address or a ``dask.distributed.Client`` (see
+            :mod:`assay.parallel`). Every executor gives the same result.
+        partition_progress: called with ``(done, total)`` partitions.
 
     Raises:
         UnknownProfileError, InvalidOptionError, InputFileError: bad options or inputs.
@@ -199,22 +207,21 @@ def evaluate(
         gold = read_gold_records(gold_records, released=notes)
     else:
         gold = read_gold(gold_paths, released=notes)
-    prepared = [chosen.prepare(q) for q in gold]
-    results = []
-    for entry in systems:
-        alignment = align(
-            gold, entry.files, prediction_field=prediction_field, duplicate_policy=policy,
-            released=notes, rows=entry.rows(prediction_field, notes),
-        )  # fmt: skip
-        results.append(
-            evaluate_alignment(
-                chosen, prepared, alignment,
-                system=entry.name, prediction_files=entry.files or (entry.label,),
-                ignore_missing=ignore_missing,
-            )
-        )  # fmt: skip
-        if progress is not None:
-            progress(entry.name)
+    task = _SystemTask(chosen.name, prediction_field, policy, ignore_missing, os.getcwd())
+    with executor_for(executor) as runner:
+        context = runner.share((gold, [chosen.prepare(q) for q in gold]))
+
+        def each(done: int, total: int) -> None:
+            if progress is not None:
+                progress(systems[done - 1].name if not runner.distributed else f"{done}/{total}")
+            if partition_progress is not None:
+                partition_progress(done, total)
+
+        scored = runner.map(task, list(systems), context, progress=each)
+    results = [result for result, _ in scored]
+    if notes is not None:
+        for _, seen in scored:
+            notes.merge(seen)
     options = (
         ("prediction_field", prediction_field),
         ("ignore_missing", ignore_missing),
@@ -230,6 +237,38 @@ def evaluate(
         systems=tuple(results),
         warnings=(*notes.warnings(), *_surrogate_warning(results)) if notes is not None else (),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class _SystemTask:
+    """Score one system (one partition): align its files, score, aggregate."""
+
+    profile: str
+    prediction_field: str | None
+    duplicate_policy: str
+    ignore_missing: bool
+    cwd: str
+
+    def __call__(
+        self, entry: SystemInput, context: tuple[Sequence[GoldQuestion], Sequence[Prepared]]
+    ) -> tuple[SystemResult, Oddities]:
+        """The system's result and the oddities its files showed (released reading)."""
+        gold, prepared = context
+        chosen = get_profile(self.profile)
+        seen = Oddities()
+        released = seen if chosen.reads_as_released else None
+        with working_directory(self.cwd):
+            alignment = align(
+                gold, entry.files, prediction_field=self.prediction_field,
+                duplicate_policy=self.duplicate_policy, released=released,
+                rows=entry.rows(self.prediction_field, released),
+            )  # fmt: skip
+        result = evaluate_alignment(
+            chosen, prepared, alignment,
+            system=entry.name, prediction_files=entry.files or (entry.label,),
+            ignore_missing=self.ignore_missing,
+        )  # fmt: skip
+        return result, seen
 
 
 SURROGATE_NOTE = (

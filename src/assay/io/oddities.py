@@ -44,6 +44,11 @@ class Oddities:
         else:
             seen.rows += rows
 
+    def merge(self, other: Oddities) -> None:
+        """Add ``other``'s notes after this one's (as if noted here, in order)."""
+        for (path, what), seen in other._seen.items():
+            self.note(path, seen.line, what, seen.rows)
+
     def warnings(self) -> list[str]:
         """One line per file and kind: ``FILE:LINE: WHAT (N rows)``, in the order first seen."""
         lines = []
@@ -67,6 +72,10 @@ class ReleasedDecoder:
         self._duplicates = 0
         self._constants = 0
         self._decoder = json.JSONDecoder(object_pairs_hook=self._pairs, parse_constant=self._const)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as a fresh decoder (a per-file tool; its counts are read per row)."""
+        return (ReleasedDecoder, ())
 
     def _pairs(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         result = dict(pairs)

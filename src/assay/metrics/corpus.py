@@ -167,32 +167,62 @@ def score_corpus_bound(
     bound: BoundMetric, predictions: Sequence[str], targets_list: Sequence[Any]
 ) -> CorpusResult:
     """Score a corpus with a bound metric (see :func:`assay.score_corpus`)."""
+    preds, checked = check_corpus(bound, predictions, targets_list)
+    return corpus_result(bound, [corpus_part(bound, preds, checked)])
+
+
+Part = tuple[tuple[float, ...], tuple[Stats, ...] | None]
+
+
+def check_corpus(
+    bound: BoundMetric, predictions: Any, targets_list: Any
+) -> tuple[list[str], list[list[str]]]:
+    """The predictions as a list and the checked targets of a whole corpus.
+
+    Errors name the item's index in the whole corpus, however it is later cut.
+    """
+    name = bound.spec.name
+    checked = _check_corpus(name, predictions, targets_list)
+    return _check_list(name, "predictions", predictions), checked
+
+
+def corpus_part(
+    bound: BoundMetric, predictions: Sequence[str], checked: Sequence[Sequence[str]]
+) -> Part:
+    """Per-item values and statistics (``None``: the metric has none) of checked items."""
     spec = bound.spec
-    checked = _check_corpus(spec.name, predictions, targets_list)
-    predictions = _check_list(spec.name, "predictions", predictions)
     settings = bound.settings
     if spec.stats_fn is None or spec.reduce_fn is None:
         values = tuple(
             bound.score_unchecked(p, t) for p, t in zip(predictions, checked, strict=True)
         )
-        return CorpusResult(
-            spec.name,
-            sum(values) / len(values),
-            values,
-            None,
-            (),
-            bound.signature,
-            True,
-            len(values),
-        )
+        return values, None
     reduce_fn = spec.reduce_fn
     rows = item_statistics(spec, predictions, checked, settings)
     memo: dict[Stats, float] = {}  # reduce_fn is pure: equal statistics, equal value
     values = tuple(
         memo[row] if row in memo else memo.setdefault(row, reduce_fn(row, settings)) for row in rows
     )
+    return values, rows
+
+
+def corpus_result(bound: BoundMetric, parts: Sequence[Part]) -> CorpusResult:
+    """Reduce the parts of a corpus, in order, to one :class:`CorpusResult`.
+
+    The same reduction serves one part (in process) and many (a Dask run), so the
+    corpus value is identical however the items were cut.
+    """
+    spec = bound.spec
+    values = tuple(value for part_values, _ in parts for value in part_values)
+    if spec.stats_fn is None or spec.reduce_fn is None:
+        return CorpusResult(
+            spec.name, sum(values) / len(values), values, None, (), bound.signature, True,
+            len(values),
+        )  # fmt: skip
+    rows = tuple(row for _, part_rows in parts for row in part_rows or ())
+    settings = bound.settings
     if spec.corpus_from_stats:
-        value, is_mean = reduce_fn(sum_statistics(rows), settings), False
+        value, is_mean = spec.reduce_fn(sum_statistics(rows), settings), False
     else:
         value, is_mean = sum(values) / len(values), True
     names = spec.stats_names(settings.params) if spec.stats_names is not None else ()

@@ -9,12 +9,13 @@ identical inputs and options give byte-identical reports.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from assay._version import __version__
+from assay.parallel import executor_for
 from assay.structured import summary, tables
 from assay.structured.contract import Contract, contract_from_schema, load_contract
 from assay.structured.items import (
@@ -109,6 +110,8 @@ def score_structured(
     references: str | Path | Mapping[str, Any] | None = None,
     read_facts_from_wrapped: bool = False,
     judge: Judge | None = None,
+    executor: Any = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> StructuredReport:
     """Score raw responses on the FORMAT and FACT axes.
 
@@ -120,6 +123,11 @@ def score_structured(
         read_facts_from_wrapped: declare up front that facts may be read from the
             inner JSON of fenced/prose responses (their format failure is kept).
         judge: free-text judge; default :class:`NormalizedMatchJudge`.
+        executor: where items are scored: ``None`` (this process), ``"local:N"``, a
+            scheduler address or a ``dask.distributed.Client`` (:mod:`assay.parallel`);
+            items are cut into partitions of :data:`CHUNK_ITEMS` and the report is
+            identical for every executor.
+        progress: called with ``(done, total)`` partitions.
 
     Returns:
         The :class:`StructuredReport`; ``to_dict()`` is the JSON report.
@@ -141,12 +149,34 @@ def score_structured(
             inputs["references"] = _describe(references)
         loaded = attach_references(loaded, references)
     chosen = judge if judge is not None else NormalizedMatchJudge()
-    results = score_items(
-        loaded, contract, read_facts_from_wrapped=read_facts_from_wrapped, judge=chosen
-    )
+    task = _ItemsTask(contract, read_facts_from_wrapped, chosen)
+    with executor_for(executor) as runner:
+        if runner.distributed:
+            chunks = [loaded[i : i + CHUNK_ITEMS] for i in range(0, len(loaded), CHUNK_ITEMS)]
+            results = tuple(r for part in runner.map(task, chunks, progress=progress) for r in part)
+        else:
+            results = task(loaded)
     return StructuredReport(
         results, contract, read_facts_from_wrapped, chosen.name, tuple(sorted(inputs.items()))
     )
+
+
+CHUNK_ITEMS = 2_000  # items per Dask partition: cut by the data, never by the worker count
+
+
+@dataclass(frozen=True)
+class _ItemsTask:
+    """Score one partition of items, in input order."""
+
+    contract: Contract
+    read_facts_from_wrapped: bool
+    judge: Judge
+
+    def __call__(self, items: Sequence[StructuredItem]) -> tuple[ItemResult, ...]:
+        return score_items(
+            items, self.contract, read_facts_from_wrapped=self.read_facts_from_wrapped,
+            judge=self.judge,
+        )  # fmt: skip
 
 
 def _contract(schema: str | Path | Mapping[str, Any] | Contract) -> Contract:

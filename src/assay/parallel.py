@@ -1,0 +1,239 @@
+"""Where partitions run: in this process, or on a Dask cluster (``assay[dask]``).
+
+An *executor* maps one pure function over a list of partitions and returns the
+results **in partition order**, whatever order the workers finish in. Every
+caller then reduces those results with the same code as a local run, so a
+distributed run gives byte-identical numbers and files: partitions are cut by
+the data (one per system, or a fixed number of items), never by the number of
+workers.
+
+The executor is named by the user:
+
+- ``None``: this process (today's behaviour; no Dask needed);
+- ``"local:N"``: a ``LocalCluster`` of N single-threaded worker processes,
+  started for the call and closed after it;
+- ``"tcp://host:8786"`` (any scheduler address): a cluster the user runs;
+- a ``dask.distributed.Client``: the user's own client, used and left open.
+
+Workers open input files themselves, by the names the user gave, from the
+client's working directory (:func:`working_directory`): on a remote cluster the
+files must be on storage every worker sees at the same path (a shared or network
+file system). A worker that cannot see the directory or open a file fails the
+run with the usual one-line error naming it; nothing is written.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from assay.errors import InputFileError, InvalidOptionError
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+INSTALL_HINT = "the --dask option needs Dask: pip install 'assay[dask]'"
+_LOCAL = re.compile(r"local:([0-9]+)")
+_ADDRESS = re.compile(r"(tcp|tls|inproc|ucx|ws|wss)://\S+")
+
+
+class DaskMissingError(InvalidOptionError):
+    """Dask was asked for but is not installed."""
+
+
+@dataclass(frozen=True, slots=True)
+class ExecutorSpec:
+    """A parsed executor: ``kind`` is ``local``, ``cluster``, ``address`` or ``client``."""
+
+    kind: str
+    workers: int = 0
+    address: str = ""
+    client: Any = None
+
+    @property
+    def label(self) -> str:
+        """How the executor is shown to the user (never part of a scored body)."""
+        if self.kind == "cluster":
+            return f"local:{self.workers}"
+        if self.kind == "address":
+            return self.address
+        return "this process" if self.kind == "local" else "dask client"
+
+
+def parse_executor(executor: Any) -> ExecutorSpec:
+    """Read ``None``, ``"local:N"``, a scheduler address or a ``Client``.
+
+    Raises:
+        InvalidOptionError: a string that is none of these.
+    """
+    if executor is None:
+        return ExecutorSpec("local")
+    if isinstance(executor, str):
+        text = executor.strip()
+        local = _LOCAL.fullmatch(text)
+        if local is not None:
+            workers = int(local.group(1))
+            if not 1 <= workers <= 1024:
+                raise InvalidOptionError(
+                    f"--dask {executor!r}: the worker count must be 1..1024, e.g. local:4"
+                )
+            return ExecutorSpec("cluster", workers=workers)
+        if _ADDRESS.fullmatch(text):
+            return ExecutorSpec("address", address=text)
+        raise InvalidOptionError(
+            f"--dask {executor!r}: give local:N (a local cluster of N workers) or a "
+            "scheduler address such as tcp://scheduler:8786"
+        )
+    if type(executor).__name__ == "Client" and hasattr(executor, "submit"):
+        return ExecutorSpec("client", client=executor)
+    raise InvalidOptionError(
+        f"executor {executor!r}: give None, 'local:N', a scheduler address or a "
+        "dask.distributed.Client"
+    )
+
+
+@contextmanager
+def working_directory(path: str) -> Iterator[None]:
+    """Run a partition in the client's working directory (a no-op when already there).
+
+    Raises:
+        InputFileError: the directory does not exist where the partition runs.
+    """
+    here = os.getcwd()
+    if here == path:
+        yield
+        return
+    try:
+        os.chdir(path)
+    except OSError:
+        raise InputFileError(
+            path,
+            "a Dask worker cannot see this directory (the client's working directory); "
+            "put the inputs on storage every worker shares, at the same path",
+        ) from None
+    try:
+        yield
+    finally:
+        os.chdir(here)
+
+
+def _distributed() -> Any:
+    try:
+        import dask.distributed as distributed
+    except ImportError:
+        raise DaskMissingError(INSTALL_HINT) from None
+    return distributed
+
+
+@contextmanager
+def _client(spec: ExecutorSpec) -> Iterator[Any]:
+    if spec.kind == "client":
+        yield spec.client
+        return
+    distributed = _distributed()
+    if spec.kind == "address":
+        with distributed.Client(spec.address, set_as_default=False) as client:
+            yield client
+        return
+    with (
+        distributed.LocalCluster(
+            n_workers=spec.workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            silence_logs=40,
+        ) as cluster,
+        distributed.Client(cluster, set_as_default=False) as client,
+    ):
+        yield client
+
+
+class Executor:
+    """Maps functions over partitions for one run (see the module docstring)."""
+
+    def __init__(self, spec: ExecutorSpec, client: Any = None) -> None:
+        """Wrap ``spec``; ``client`` is the live Dask client (``None``: in process)."""
+        self.spec = spec
+        self.client = client
+
+    @property
+    def distributed(self) -> bool:
+        """True when partitions run on Dask workers."""
+        return self.client is not None
+
+    def share(self, value: T) -> Any:
+        """Send ``value`` to every worker once; pass the handle as a ``map`` argument."""
+        if self.client is None:
+            return value
+        return self.client.scatter(value, broadcast=True, hash=False)
+
+    def map(
+        self,
+        function: Callable[..., R],
+        partitions: Sequence[Any],
+        *shared: Any,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> list[R]:
+        """``[function(p, *shared) for p in partitions]``, in partition order.
+
+        ``progress(done, total)`` is called after each partition finishes. The
+        first partition that raises stops the run with its own exception (the
+        same one-line error as in process); nothing is reduced from a partial run.
+        """
+        total = len(partitions)
+        if self.client is None:
+            results = []
+            for done, part in enumerate(partitions, 1):
+                results.append(function(part, *shared))
+                if progress is not None:
+                    progress(done, total)
+            return results
+        return self._map_on_cluster(function, partitions, shared, progress)
+
+    def _map_on_cluster(
+        self,
+        function: Callable[..., R],
+        partitions: Sequence[Any],
+        shared: tuple[Any, ...],
+        progress: Callable[[int, int], None] | None,
+    ) -> list[R]:
+        distributed = _distributed()
+        run = uuid.uuid4().hex  # task keys only; never part of a result
+        futures = [
+            self.client.submit(function, part, *shared, pure=False, key=f"assay-{run}-{i}")
+            for i, part in enumerate(partitions)
+        ]
+        index = {future.key: i for i, future in enumerate(futures)}
+        results: list[Any] = [None] * len(futures)
+        try:
+            finished = distributed.as_completed(futures, loop=self.client.loop)
+            for done, future in enumerate(finished, 1):
+                if future.status == "error":
+                    raise future.exception()
+                results[index[future.key]] = future.result()
+                if progress is not None:
+                    progress(done, len(futures))
+        finally:
+            self.client.cancel(futures)
+        return results
+
+
+@contextmanager
+def executor_for(executor: Any) -> Iterator[Executor]:
+    """An :class:`Executor` for the user's choice, closed (if assay opened it) on exit.
+
+    Raises:
+        InvalidOptionError: an unreadable executor.
+        DaskMissingError: a cluster asked for without Dask installed (one-line hint).
+    """
+    spec = parse_executor(executor)
+    if spec.kind == "local":
+        yield Executor(spec)
+        return
+    with _client(spec) as client:
+        yield Executor(spec, client)

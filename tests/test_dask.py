@@ -1,0 +1,261 @@
+"""Scale-out on a real Dask ``LocalCluster``: the same bytes as the in-process run.
+
+One cluster (two single-threaded worker processes) serves the module; tests reach it
+through the library (a ``Client``), through the CLI (``--dask tcp://…``, its
+scheduler address) and, once, through ``--dask local:2`` (a cluster assay starts
+and closes itself). Each test compares against the in-process run of the same
+inputs, which is the independent reference here: identical files, numbers and errors.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import assay.api
+import assay.structured.api as structured_api
+from assay import score_corpus
+from assay.cli.main import main
+from assay.errors import InvalidOptionError
+from assay.evaluation.compare import CompareOptions, result_document
+from assay.evaluation.runs import SystemInput, evaluate
+from assay.io.bundled import data_path
+from assay.parallel import parse_executor
+from assay.structured.api import score_structured
+
+distributed = pytest.importorskip("dask.distributed")
+
+SAMPLE = data_path("xlsample")
+GOLD = [SAMPLE / "qa_single_doc.jsonl", SAMPLE / "qa_cross_doc.jsonl"]
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[Any]:
+    """A LocalCluster of two worker processes (each restarted by its nanny if killed)."""
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+            silence_logs=40,
+        ) as cluster,
+        distributed.Client(cluster, set_as_default=False) as dask_client,
+    ):  # fmt: skip
+        yield dask_client
+
+
+def cli(*args: str) -> tuple[int, str, str]:
+    """Exit code, stdout and stderr of an in-process ``assay`` call."""
+    out, err = io.StringIO(), io.StringIO()
+    code = 0
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            main(list(args))
+        except SystemExit as done:
+            code = int(done.code or 0)
+    return code, out.getvalue(), err.getvalue()
+
+
+def write_systems(folder: Path, count: int, seed: int = 7) -> list[SystemInput]:
+    """``count`` seeded prediction files over the bundled gold ids."""
+    ids = [json.loads(line)["question_id"] for g in GOLD for line in g.open(encoding="utf-8")]
+    answers = [json.loads(line)["answer"]["value"] for g in GOLD for line in g.open("r")]
+    rng = random.Random(seed)
+    folder.mkdir(parents=True, exist_ok=True)
+    systems = []
+    for n in range(count):
+        rows = [
+            {"question_id": q, "prediction": a if rng.random() < 0.3 + n / (2 * count) else "x"}
+            for q, a in zip(ids, answers, strict=True)
+        ]
+        path = folder / f"sys{n:02d}.jsonl"
+        path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+        systems.append(SystemInput(path.stem, (str(path),)))
+    return systems
+
+
+def test_executor_names_are_checked() -> None:
+    """Bad executor names fail with one line saying what to give."""
+    assert parse_executor(None).kind == "local"
+    assert parse_executor("local:3").workers == 3
+    assert parse_executor("tcp://10.0.0.1:8786").address == "tcp://10.0.0.1:8786"
+    for bad in ("local:0", "local:x", "cluster", "http://host:8786"):
+        with pytest.raises(InvalidOptionError, match="local:N|worker count"):
+            parse_executor(bad)
+
+
+@pytest.mark.parametrize("profile", ["assay", "xldocbench"])
+def test_evaluate_result_document_identical(client: Any, tmp_path: Path, profile: str) -> None:
+    """evaluate(executor=client) gives the local result and the same result document."""
+    systems = write_systems(tmp_path, 6)
+    local = evaluate(GOLD, systems, profile=profile)
+    seen: list[tuple[int, int]] = []
+    remote = evaluate(
+        GOLD, systems, profile=profile, executor=client,
+        partition_progress=lambda done, total: seen.append((done, total)),
+    )  # fmt: skip
+    assert remote == local
+    options = CompareOptions(n_resamples=500)
+    assert json.dumps(result_document(remote, options)) == json.dumps(
+        result_document(local, options)
+    )
+    assert seen == [(i, 6) for i in range(1, 7)]
+
+
+def _eval_args(folder: Path, predictions: Path) -> list[str]:
+    return ["eval", "--data-dir", str(SAMPLE), "--predictions", str(predictions),
+            "--output", str(folder / "r.json"), "--per-question-csv", str(folder / "pq.csv"),
+            "--result-json", str(folder / "res.json"), "--html", str(folder / "r.html"),
+            "--markdown", str(folder / "r.md"), "--results-dir", str(folder),
+            "--trials", "200"]  # fmt: skip
+
+
+OUTPUTS = ("r.json", "pq.csv", "res.json", "r.html", "r.md", "results/scores.jsonl")
+
+
+def test_cli_eval_on_a_scheduler_address_writes_the_same_files(client: Any, tmp_path: Path) -> None:
+    """``assay eval --dask tcp://…`` writes byte-identical files and reports progress."""
+    write_systems(tmp_path / "preds", 5)
+    here, there = tmp_path / "local", tmp_path / "dask"
+    code, out_local, _ = cli(*_eval_args(here, tmp_path / "preds"))
+    assert code == 0
+    address = client.scheduler.address
+    code, out_dask, err = cli(*_eval_args(there, tmp_path / "preds"), "--dask", address)
+    assert code == 0, err
+    for name in OUTPUTS:
+        assert (here / name).read_bytes() == (there / name).read_bytes(), name
+    assert out_local.replace(str(here), "X") == out_dask.replace(str(there), "X")
+    assert f"dask {address}: 5/5 partitions done" in err
+
+
+def test_cli_local_cluster_started_and_closed(tmp_path: Path) -> None:
+    """``--dask local:2`` starts its own cluster, gives the same files, and closes it."""
+    here, there = tmp_path / "local", tmp_path / "dask"
+    assert cli(*_eval_args(here, SAMPLE / "predictions"))[0] == 0
+    code, _, err = cli(*_eval_args(there, SAMPLE / "predictions"), "--dask", "local:2")
+    assert code == 0, err
+    for name in OUTPUTS:
+        assert (here / name).read_bytes() == (there / name).read_bytes(), name
+
+
+def test_compare_with_dask(client: Any, tmp_path: Path) -> None:
+    """``assay compare --dask`` prints the same comparison."""
+    write_systems(tmp_path / "preds", 4)
+    args = ["compare", "--data-dir", str(SAMPLE), "--predictions", str(tmp_path / "preds"),
+            "--trials", "300"]  # fmt: skip
+    code, local, _ = cli(*args)
+    assert code == 0
+    code, remote, err = cli(*args, "--dask", client.scheduler.address)
+    assert code == 0, err
+    assert remote == local
+
+
+@pytest.mark.parametrize("metric", ["f1", "corpus_bleu", "chrf", "rouge_l"])
+def test_score_corpus_identical(client: Any, monkeypatch: pytest.MonkeyPatch, metric: str) -> None:
+    """Sentence and corpus metrics: values, statistics and corpus value identical."""
+    monkeypatch.setattr(assay.api, "CHUNK_ITEMS", 37)  # many partitions
+    rng = random.Random(3)
+    words = "the cat sat on a mat with its hat and bat near that flat".split()
+    preds = [" ".join(rng.choices(words, k=rng.randint(1, 15))) for _ in range(400)]
+    refs = [[" ".join(rng.choices(words, k=rng.randint(1, 15)))] for _ in range(400)]
+    local = score_corpus(metric, preds, refs)
+    seen: list[int] = []
+    remote = score_corpus(
+        metric, preds, refs, executor=client, progress=lambda d, t: seen.append(t)
+    )
+    assert remote == local
+    assert seen and set(seen) == {11}
+
+
+def test_score_file_cli(client: Any, tmp_path: Path) -> None:
+    """``assay score --file --dask`` prints the same value and signature."""
+    pairs = tmp_path / "pairs.jsonl"
+    rows = [{"id": str(i), "prediction": f"a b {i % 5}", "targets": [f"a {i % 3} b"]}
+            for i in range(300)]  # fmt: skip
+    pairs.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    for metric in ("f1", "corpus_bleu"):
+        local = cli("score", metric, "--file", str(pairs))
+        remote = cli("score", metric, "--file", str(pairs), "--dask", client.scheduler.address)
+        assert local[0] == remote[0] == 0
+        assert local[1] == remote[1]
+
+
+def test_structured_identical(client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Structured scoring: the same report when items are cut into partitions."""
+    monkeypatch.setattr(structured_api, "CHUNK_ITEMS", 2)
+    base = data_path("structured")
+    args = (base / "responses.jsonl", base / "product.schema.json")
+    refs = base / "references.jsonl"
+    local = score_structured(*args, references=refs).to_dict()
+    remote = score_structured(*args, references=refs, executor=client).to_dict()
+    assert json.dumps(remote, sort_keys=True) == json.dumps(local, sort_keys=True)
+
+
+def test_bad_input_same_error_as_locally(client: Any, tmp_path: Path) -> None:
+    """A partition failing on bad input fails the run with the local one-line error."""
+    systems = write_systems(tmp_path / "preds", 3)
+    broken = Path(systems[1].files[0])
+    lines = broken.read_text(encoding="utf-8").splitlines()
+    lines[4] = '{"question_id": "x", "prediction": '
+    broken.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    base = ["eval", "--data-dir", str(SAMPLE), "--predictions", str(tmp_path / "preds"),
+            "--output", str(tmp_path / "out.json")]  # fmt: skip
+    code_local, _, err_local = cli(*base)
+    code_dask, _, err_dask = cli(*base, "--dask", client.scheduler.address)
+    errors = [line for line in err_dask.splitlines() if line.startswith("error:")]
+    assert code_local != 0 and code_dask == code_local
+    assert errors == [line for line in err_local.splitlines() if line.startswith("error:")]
+    assert errors and f"{broken}:5" in errors[0]
+    assert "Traceback" not in err_dask
+    assert not (tmp_path / "out.json").exists()
+
+
+def test_killed_worker_is_survived(client: Any, tmp_path: Path) -> None:
+    """SIGKILL of a worker mid-run: Dask reruns its partitions; the result is unchanged."""
+    systems = write_systems(tmp_path, 12, seed=11)
+    local = evaluate(GOLD, systems)
+    before = client.run(os.getpid)
+    victim = sorted(before.values())[0]
+    killed: list[int] = []
+
+    def kill_once(done: int, total: int) -> None:
+        if not killed:
+            os.kill(victim, signal.SIGKILL)
+            killed.append(victim)
+
+    remote = evaluate(GOLD, systems, executor=client, partition_progress=kill_once)
+    assert remote == local
+    assert killed == [victim]
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:  # the nanny brings a fresh worker back
+        pids = set(client.run(os.getpid).values())
+        if len(pids) == 2 and victim not in pids:
+            break
+        time.sleep(0.5)
+    assert victim not in set(client.run(os.getpid).values())
+
+
+def test_without_dask_one_line_hint(tmp_path: Path) -> None:
+    """Without Dask installed, ``--dask`` says how to install it in one line."""
+    code = (
+        "import sys; sys.modules['dask'] = None; sys.modules['dask.distributed'] = None\n"
+        "from assay.cli.main import main\n"
+        f"main(['eval', '--data-dir', {str(SAMPLE)!r}, '--predictions', "
+        f"{str(SAMPLE / 'predictions')!r}, '--dask', 'local:2'])\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=120
+    )
+    assert done.returncode != 0
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert lines == ["error: the --dask option needs Dask: pip install 'assay[dask]'"]
