@@ -6,6 +6,7 @@ Limits are small (3 s wall, 2 s CPU, 512 MiB) so the suite stays cheap on a shar
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import tempfile
 import threading
@@ -22,6 +23,23 @@ LIMITS = Limits(timeout_seconds=3, cpu_seconds=2, address_space_bytes=512 << 20,
 ADD = {"task_id": "add", "prompt": "def add(a, b):\n", "entry_point": "add",
        "test": "def check(candidate):\n    assert candidate(2, 3) == 5\n"}  # fmt: skip
 OK = "    return a + b\n"
+
+
+@pytest.fixture(autouse=True, scope="module")
+def private_tempdir() -> Iterator[None]:
+    """A temporary folder of this module's own, so other runs' work folders don't count.
+
+    World-searchable like /tmp, since samples run as an unprivileged user.
+    """
+    folder = tempfile.mkdtemp(prefix="assay-sandbox-test-")
+    os.chmod(folder, 0o1777)
+    saved = tempfile.tempdir
+    tempfile.tempdir = folder
+    try:
+        yield
+    finally:
+        tempfile.tempdir = saved
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _temp_dirs() -> set[str]:
