@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 from pathlib import Path
 
 from assay.cli.main import main
@@ -16,6 +18,14 @@ def run(*args: str) -> int:
     except SystemExit as done:
         return int(done.code or 0)
     return 0
+
+
+def run_captured(*args: str) -> tuple[int, str, str]:
+    """Run ``assay ARGS`` in-process; return exit code, stdout and stderr."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = run(*args)
+    return code, out.getvalue(), err.getvalue()
 
 
 def xldocbench_eval_args(predictions: Path = GOLDEN_DATA / "predictions.jsonl") -> list[str]:

@@ -9,8 +9,6 @@ inputs, which is the independent reference here: identical files, numbers and er
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import os
 import random
@@ -27,13 +25,13 @@ import pytest
 import assay.api
 import assay.structured.api as structured_api
 from assay import score_corpus
-from assay.cli.main import main
 from assay.errors import InvalidOptionError
 from assay.evaluation.compare import CompareOptions, result_document
 from assay.evaluation.runs import SystemInput, evaluate
 from assay.io.bundled import data_path
 from assay.parallel import parse_executor
 from assay.structured.api import score_structured
+from cli_helpers import run_captured as cli
 
 distributed = pytest.importorskip("dask.distributed")
 
@@ -52,18 +50,6 @@ def client() -> Iterator[Any]:
         distributed.Client(cluster, set_as_default=False) as dask_client,
     ):  # fmt: skip
         yield dask_client
-
-
-def cli(*args: str) -> tuple[int, str, str]:
-    """Exit code, stdout and stderr of an in-process ``assay`` call."""
-    out, err = io.StringIO(), io.StringIO()
-    code = 0
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            main(list(args))
-        except SystemExit as done:
-            code = int(done.code or 0)
-    return code, out.getvalue(), err.getvalue()
 
 
 def write_systems(folder: Path, count: int, seed: int = 7) -> list[SystemInput]:

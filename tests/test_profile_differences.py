@@ -13,8 +13,6 @@ profiles and asserts both verdicts:
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +21,7 @@ from typing import Any
 import pytest
 
 import xl_reference as ref
-from assay.cli.main import main
+from cli_helpers import run_captured
 
 
 @dataclass
@@ -103,16 +101,10 @@ def evaluate(
     args = ["eval", "--profile", profile, "--gold-files", *(str(folder / g) for g in golds),
             "--predictions", str(folder / prediction_name),
             "--output", str(report), "--per-question-csv", str(csv), *extra]  # fmt: skip
-    out, err = io.StringIO(), io.StringIO()
-    code = 0
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            main(args)
-        except SystemExit as done:
-            code = int(done.code or 0)
+    code, out, err = run_captured(*args)
     written = report.read_bytes() if code == 0 and report.exists() else None
     table = csv.read_bytes() if code == 0 and csv.exists() else None
-    return Run(code, out.getvalue(), err.getvalue(), written, table)
+    return Run(code, out, err, written, table)
 
 
 def released(tmp_path: Path, run: Run, field: str | None = None) -> None:

@@ -8,14 +8,12 @@ with an exception), assay must exit non-zero with a one-line ``error:`` message.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 from dataclasses import dataclass
 from pathlib import Path
 
 import xl_reference as ref
-from assay.cli.main import main
+from cli_helpers import run_captured
 from xl_generator import Case
 
 
@@ -39,14 +37,7 @@ def run_assay(case: Case, folder: Path) -> tuple[int, str, str]:
         args += ["--prediction-field", case.prediction_field]
     if case.ignore_missing:
         args.append("--ignore-missing")
-    out, err = io.StringIO(), io.StringIO()
-    code = 0
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            main(args)
-        except SystemExit as done:
-            code = int(done.code or 0)
-    return code, out.getvalue(), err.getvalue()
+    return run_captured(*args)
 
 
 def _first_row_difference(mine: list[dict], theirs: list[dict]) -> str | None:
