@@ -13,6 +13,7 @@ message names the input that was wrong and what to do about it::
     │   └── InvalidTypeError (TypeError)       ... because it has the wrong type
     ├── InputFileError (ValueError)            a file that cannot be read: names file, line, field
     │   └── OutputFileError                    a file that cannot be written: names file, option
+    ├── MissingExtraError (ImportError)        an optional package is absent: names the extra
     └── AccountingError (RuntimeError)         buckets that do not sum to their total (a bug)
 
 The CLI maps each class to an exit code in one table (``assay.cli.main``).
@@ -124,3 +125,15 @@ class OutputFileError(InputFileError):
 
 class AccountingError(AssayError, RuntimeError):
     """An accounting identity failed: buckets do not sum to their total (a bug, not user error)."""
+
+
+class MissingExtraError(AssayError, ImportError):
+    """An optional integration whose package is not installed; the message gives the install."""
+
+    def __init__(self, what: str, package: str, extra: str) -> None:
+        self.package = package
+        self.extra = extra
+        super().__init__(
+            f"{what}: the optional package {package!r} is not installed; "
+            f"install it with: pip install 'assay[{extra}]'"
+        )

@@ -8,13 +8,19 @@ from assay.cli.eval_cmd import input_files, run_evaluation, write_comparison_fil
 from assay.cli.options import InputArgs, StatsArgs, input_options, stats_options
 from assay.cli.stdout import echo_written, side_console, stdout_taken
 from assay.evaluation.compare import result_document
+from assay.evaluation.scatter import add_scatters
 from assay.io.output import refuse_overwriting_inputs
 
+SCATTER_HELP = (
+    "Plot metric X against metric Y per item in the HTML report, with Spearman's rho "
+    "and its n, e.g. --scatter greedy_match:rouge_l (repeatable; any registered metric)."
+)
 
 @click.command("compare", short_help="Rank systems: intervals, paired tests, tie groups.")
 @input_options
 @stats_options
-def compare_command(inputs: InputArgs, stats: StatsArgs) -> None:
+@click.option("--scatter", "scatters", multiple=True, metavar="X:Y", help=SCATTER_HELP)
+def compare_command(inputs: InputArgs, stats: StatsArgs, scatters: tuple[str, ...]) -> None:
     """Compare systems on the same questions: intervals, paired tests, tie groups.
 
     Takes the same inputs as `assay eval`, or one saved JSON: an assay result
@@ -44,6 +50,7 @@ def compare_command(inputs: InputArgs, stats: StatsArgs) -> None:
             raise click.UsageError(f"{files[0]} is not a multi-system assay result")
     else:
         document = result_document(run_evaluation(inputs), options)
+    document = add_scatters(document, scatters)
     written = write_comparison_files(
         document, stats.result_json, stats.html_path, stats.markdown_path
     )

@@ -9,6 +9,7 @@ import click
 
 from assay.api import bind, score_corpus
 from assay.cli.options import dask_option, partition_lines
+from assay.errors import MissingExtraError
 from assay.io.jsonl import read_pairs
 from assay.metrics.registry import REGISTRY, get_metric
 
@@ -32,7 +33,7 @@ def metrics_text() -> str:
     rows = [("name", "description", "signature")]
     for name in sorted(REGISTRY):
         spec = get_metric(name)
-        rows.append((name, spec.description, spec.bind().signature))
+        rows.append((name, spec.description, _default_signature(name)))
     name_w = max(len(row[0]) for row in rows)
     desc_w = max(len(row[1]) for row in rows)
     return "".join(f"{a:<{name_w}}  {b:<{desc_w}}  {c}\n" for a, b, c in rows)
@@ -103,6 +104,14 @@ def score_command(
     click.echo(f"signature: {bound.signature}")
 
 
+def _default_signature(name: str) -> str:
+    """The default signature, or the install hint of a metric whose extra is absent."""
+    try:
+        return get_metric(name).bind().signature
+    except MissingExtraError as missing:
+        return f"(needs: pip install 'assay[{missing.extra}]')"
+
+
 def parse_value(text: str) -> Any:
     """Convert ``true``/``false``, integers and decimals; anything else stays a string."""
     lowered = text.lower()
@@ -166,7 +175,7 @@ def metrics_markdown() -> str:
     lines = ["| metric | description | default signature | citation |", "|---|---|---|---|"]
     for name in sorted(REGISTRY):
         spec = get_metric(name)
-        sig = spec.bind().signature.replace("|", "\\|")
+        sig = _default_signature(name).replace("|", "\\|")
         lines.append(f"| `{name}` | {spec.description} | `{sig}` | {spec.citation} |")
     lines += [
         "",

@@ -26,14 +26,23 @@ _FILE = click.Path(dir_okay=False, path_type=Path)
     is_flag=True,
     help="HTML only: show the generation time in the footer (off: byte-identical output).",
 )
-def report_command(report_json: Path, fmt: str, output: Path, timestamp: bool) -> None:
+@click.option(
+    "--scatter", "scatters", multiple=True, metavar="X:Y",
+    help="Add a per-item scatter of metric X against metric Y (Spearman's rho, n) "
+    "to the HTML report, e.g. --scatter greedy_match:rouge_l (repeatable).",
+)  # fmt: skip
+def report_command(
+    report_json: Path, fmt: str, output: Path, timestamp: bool, scatters: tuple[str, ...]
+) -> None:
     """Render REPORT_JSON (from `assay compare`, `eval --result-json`, `demo` or `structured`)."""
     from assay.io.output import refuse_overwriting_inputs
     from assay.report.release.json import sidecar_path
     from assay.report.result.json import load_result, write_text
 
     refuse_overwriting_inputs({"--output": output}, [report_json, sidecar_path(report_json)])
-    document = load_result(report_json)
+    from assay.evaluation.scatter import add_scatters
+
+    document = add_scatters(load_result(report_json), scatters)
     if fmt == "md":
         from assay.report.result.markdown import render_result_markdown
 

@@ -73,6 +73,10 @@ class MetricSpec:
     (corpus BLEU, chrF, GLEU); otherwise it is the mean of the per-item values.
     ``batch_stats_fn`` (optional) computes ``stats_fn`` for a whole corpus at once
     (vectorised); it must return exactly what ``stats_fn`` returns item by item.
+    ``model_parts`` (optional) names the model a metric scores with — called at bind
+    time, its ``(key, value)`` parts join the signature after the options (model name,
+    package version, weights hash); it raises ``MissingExtraError`` when the model's
+    package is not installed.
     """
 
     name: str
@@ -94,6 +98,7 @@ class MetricSpec:
     reduce_fn: ReduceFn | None = None
     corpus_from_stats: bool = False
     batch_stats_fn: BatchStatsFn | None = None
+    model_parts: Callable[[], tuple[tuple[str, object], ...]] | None = None
 
     @property
     def function(self) -> Callable[..., float]:
@@ -146,6 +151,8 @@ class MetricSpec:
         params = {p.name: self._check(p, options.get(p.name, p.default)) for p in self.params}
         parts: list[tuple[str, object]] = [("tok", tok_name), ("norm", norm_name)]
         parts += [(p.key, params[p.name]) for p in self.params]
+        if self.model_parts is not None:
+            parts += list(self.model_parts())
         parts.append(("multi", self.multi))
         sig = build_signature(self.name, parts, self.version)
         settings = Settings(tokenize=tokenize, normalize=normalize, params=params)

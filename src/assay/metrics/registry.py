@@ -9,10 +9,10 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from assay.errors import UnknownMetricError
-from assay.metrics import bleu, chrf, edit, exact, gleu, overlap, rouge, squad
+from assay.metrics import bleu, chrf, edit, exact, gleu, overlap, rouge, semantic, squad
 from assay.metrics.base import MetricSpec
 
-_FAMILIES = (exact, overlap, squad, edit, bleu, gleu, rouge, chrf)
+_FAMILIES = (exact, overlap, squad, edit, bleu, gleu, rouge, chrf, semantic)
 
 
 def _build() -> dict[str, MetricSpec]:

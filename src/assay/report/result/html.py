@@ -153,6 +153,29 @@ def distribution_plots(document: dict[str, Any]) -> list[dict[str, str]]:
     return plots
 
 
+def scatter_plots(document: dict[str, Any]) -> list[dict[str, str]]:
+    """Per ``--scatter X:Y`` entry: one metric against another per item, with Spearman's ρ."""
+    from assay.report.result.scatter_svg import scatter
+
+    names = [s["system"] for s in document["systems"]]
+    plots = []
+    for entry in document.get("scatters") or []:
+        rho = entry["rank_correlation"]
+        rho_text = "n/a" if rho["rho"] is None else f"{rho['rho']:.3f}"
+        excluded = ", ".join(f"{k} {v}" for k, v in entry["excluded"].items()) or "none"
+        caption = (
+            f"Per-item {entry['x']} (x) against {entry['y']} (y), one dot per question and "
+            f"system, coloured by system. Spearman's rank correlation ρ = {rho_text} "
+            f"(n = {entry['n']}). Denominator: the rows in the scored bucket "
+            f"(left out: {excluded}). Signatures: x {entry['x_signature']}; "
+            f"y {entry['y_signature']}."
+        )
+        title = f"{entry['x']} vs {entry['y']}"
+        key = f"scatter-{entry['x']}-{entry['y']}"
+        plots.append(_plot(key, title, scatter(entry, names, title), caption))
+    return plots
+
+
 def structured_plots(report: dict[str, Any]) -> list[dict[str, str]]:
     """The reason histogram and the format × fact cross-tab of a structured report."""
     reasons = [
@@ -258,6 +281,7 @@ def _benchmark_context(document: dict[str, Any]) -> dict[str, Any]:
         ),
         "slice_plots": slice_plots(document),
         "distribution_plots": distribution_plots(document),
+        "scatter_plots": scatter_plots(document),
         "item_count": sum(len(item["results"]) for item in document["items"]),
         "pairs": [pair_cells(p) for p in comparison["pairs"]],
         "accounting": [

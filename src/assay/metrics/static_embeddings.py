@@ -1,0 +1,130 @@
+"""The static token-embedding model shipped inside the ``wordllama`` wheel, loaded offline.
+
+``wordllama`` (PyPI, MIT licence as its package metadata states) ships one small model
+in its wheel: ``wordllama/weights/l2_supercat_256.safetensors`` (a 32000 × 256 float32
+matrix, tensor ``embedding.weight``) and its tokenizer
+``wordllama/tokenizers/l2_supercat_tokenizer_config.json`` (the Llama-2 vocabulary).
+Its own loader ``WordLlama.load()`` looks for the tokenizer under ``tokenizer/``
+(singular), a folder the wheel does not have, and then falls back to a hub download.
+So this module never calls that loader: it finds the package folder with
+``importlib.util.find_spec`` (without importing ``wordllama``, whose import configures
+logging), reads the two files explicitly with ``safetensors`` and ``tokenizers``
+(both dependencies of ``wordllama``), and makes no network request.
+
+The model is loaded once per process; :func:`model_parts` gives the signature parts:
+model name, ``wordllama`` version and the SHA-256 of the weights file.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib.metadata
+import importlib.util
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from assay.errors import MissingExtraError
+
+if TYPE_CHECKING:  # numpy is imported when the model loads, not with assay
+    import numpy as np
+    import numpy.typing as npt
+
+    Matrix = npt.NDArray[np.float64]
+
+PACKAGE = "wordllama"
+EXTRA = "semantic"
+MODEL = "l2_supercat_256"
+WEIGHTS_FILE = ("weights", "l2_supercat_256.safetensors")
+TOKENIZER_FILE = ("tokenizers", "l2_supercat_tokenizer_config.json")
+TENSOR = "embedding.weight"
+
+
+@dataclass(frozen=True)
+class StaticEmbeddings:
+    """A tokenizer and its static embedding matrix (one row per token id)."""
+
+    tokenizer: Any
+    weights: npt.NDArray[np.float32]
+    weights_sha256: str
+    version: str
+
+    def token_ids(self, text: str) -> list[int]:
+        """Token ids of ``text`` (no special tokens, as ``wordllama`` embeds)."""
+        ids: list[int] = self.tokenizer.encode(text, add_special_tokens=False).ids
+        top = self.weights.shape[0] - 1
+        return [min(max(i, 0), top) for i in ids]
+
+    def vectors(self, ids: list[int]) -> Matrix:
+        """One float64 row per token id (shape ``(0, dim)`` for none)."""
+        import numpy as np
+
+        return self.weights[ids].astype(np.float64)
+
+
+def package_dir(what: str = "embedding_cosine/greedy_match") -> Path:
+    """The installed ``wordllama`` package folder, found without importing it.
+
+    Raises:
+        MissingExtraError: ``wordllama`` is not installed (with the one-line install).
+    """
+    try:
+        spec = importlib.util.find_spec(PACKAGE)
+    except (ImportError, ValueError):
+        spec = None
+    if spec is None or not spec.submodule_search_locations:
+        raise MissingExtraError(what, PACKAGE, EXTRA)
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+@functools.lru_cache(maxsize=1)
+def load() -> StaticEmbeddings:
+    """Load the bundled model from the package's own files (cached per process).
+
+    Raises:
+        MissingExtraError: ``wordllama`` (or its ``safetensors``/``tokenizers``) is absent,
+            or the wheel lacks the model files.
+    """
+    root = package_dir()
+    weights_path = root.joinpath(*WEIGHTS_FILE)
+    tokenizer_path = root.joinpath(*TOKENIZER_FILE)
+    if not weights_path.is_file() or not tokenizer_path.is_file():
+        raise MissingExtraError(f"the bundled model files under {root}", PACKAGE, EXTRA)
+    import numpy as np
+
+    try:
+        from safetensors.numpy import load_file
+        from tokenizers import Tokenizer
+    except ImportError:
+        raise MissingExtraError("embedding_cosine/greedy_match", PACKAGE, EXTRA) from None
+    weights = np.ascontiguousarray(load_file(str(weights_path))[TENSOR], dtype=np.float32)
+    weights.setflags(write=False)
+    tokenizer = Tokenizer.from_file(str(tokenizer_path))
+    return StaticEmbeddings(tokenizer, weights, _sha256(weights_path), _version())
+
+
+@functools.lru_cache(maxsize=1)
+def model_parts() -> tuple[tuple[str, object], ...]:
+    """Signature parts: model name, package version, SHA-256 (first 16 hex) of the weights."""
+    model = load()
+    return (
+        ("model", f"{PACKAGE}-{MODEL}"),
+        (PACKAGE, model.version),
+        ("weights", f"sha256:{model.weights_sha256[:16]}"),
+    )
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _version() -> str:
+    try:
+        return importlib.metadata.version(PACKAGE)
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"

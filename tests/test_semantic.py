@@ -1,0 +1,156 @@
+"""embedding_cosine / greedy_match: offline, against wordllama's own inference code."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import importlib.util
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import assay
+
+WL_DIR = Path(next(iter(importlib.util.find_spec("wordllama").submodule_search_locations)))
+WEIGHTS = WL_DIR / "weights" / "l2_supercat_256.safetensors"
+TOKENIZER = WL_DIR / "tokenizers" / "l2_supercat_tokenizer_config.json"
+
+PAIRS = [
+    ("The cat sat on the mat.", "A cat was sitting on the mat."),
+    ("Paris is the capital of France.", "The capital of France is Paris."),
+    ("I like green apples", "Quantum chromodynamics describes quarks"),
+    ("the the the", "the"),
+    ("Berlin", "Germany's capital city is Berlin"),
+]
+
+
+@pytest.fixture(scope="module")
+def peer():  # wordllama's own inference object over the same two files
+    from safetensors import safe_open
+    from tokenizers import Tokenizer
+    from wordllama.inference import WordLlamaInference
+
+    with safe_open(str(WEIGHTS), framework="np", device="cpu") as handle:
+        embedding = handle.get_tensor("embedding.weight")
+    return WordLlamaInference(embedding, Tokenizer.from_file(str(TOKENIZER)))
+
+
+@pytest.mark.parametrize(("a", "b"), PAIRS)
+def test_embedding_cosine_agrees_with_wordllama_similarity(peer, a: str, b: str) -> None:
+    expected = max(0.0, peer.similarity(a, b))  # float32 pooling in the peer
+    assert assay.score("embedding_cosine", a, [b]) == pytest.approx(expected, abs=2e-6)
+
+
+def _token_vectors(peer, text: str) -> list[list[float]]:
+    ids = peer.tokenize(text)[0].ids
+    return [[float(x) for x in peer.embedding[i]] for i in ids]
+
+
+def _cos(u: list[float], v: list[float]) -> float:
+    dot = math.fsum(x * y for x, y in zip(u, v, strict=True))
+    return dot / (math.sqrt(math.fsum(x * x for x in u)) * math.sqrt(math.fsum(y * y for y in v)))
+
+
+@pytest.mark.parametrize(("a", "b"), PAIRS)
+def test_greedy_match_agrees_with_a_pure_python_computation(peer, a: str, b: str) -> None:
+    x, y = _token_vectors(peer, a), _token_vectors(peer, b)
+    p = sum(max(_cos(u, v) for v in y) for u in x) / len(x)
+    r = sum(max(_cos(u, v) for u in x) for v in y) / len(y)
+    f = 2 * p * r / (p + r)
+    assert assay.score("greedy_match", a, [b], measure="p") == pytest.approx(p, abs=1e-9)
+    assert assay.score("greedy_match", a, [b], measure="r") == pytest.approx(r, abs=1e-9)
+    assert assay.score("greedy_match", a, [b]) == pytest.approx(f, abs=1e-9)
+
+
+def test_greedy_match_subset_has_precision_one_and_recall_below_one() -> None:
+    # every prediction token also occurs in the target: each matches itself (cosine 1)
+    assert assay.score("greedy_match", "the cat", ["the cat sat"], measure="p") == 1.0
+    assert assay.score("greedy_match", "the cat", ["the cat sat"], measure="r") < 1.0
+
+
+@pytest.mark.parametrize("metric", ["embedding_cosine", "greedy_match"])
+def test_edge_cases(metric: str) -> None:
+    assert assay.score(metric, "", [""]) == 1.0
+    assert assay.score(metric, "", ["something"]) == 0.0
+    assert assay.score(metric, "something", [""]) == 0.0
+    assert assay.score(metric, "The same words.", ["The same words."]) == 1.0
+    # multi-target: max over targets
+    best = assay.score(metric, "a red car", ["a red car"])
+    assert assay.score(metric, "a red car", ["quantum physics", "a red car"]) == best
+
+
+def test_related_sentences_score_above_unrelated_ones() -> None:
+    for metric in ("embedding_cosine", "greedy_match"):
+        related = assay.score(metric, "The cat sat on the mat.", ["A cat sat on a mat."])
+        unrelated = assay.score(metric, "The cat sat on the mat.", ["Stock prices fell sharply."])
+        assert related > unrelated
+
+
+def test_signature_names_model_version_and_weights_hash() -> None:
+    digest = hashlib.sha256(WEIGHTS.read_bytes()).hexdigest()[:16]
+    version = importlib.metadata.version("wordllama")
+    assert assay.signature("embedding_cosine") == (
+        f"embedding_cosine|tok:none|norm:none|model:wordllama-l2_supercat_256|"
+        f"wordllama:{version}|weights:sha256:{digest}|multi:max|v:0.1.0"
+    )
+    assert assay.signature("greedy_match", measure="r") == (
+        f"greedy_match|tok:none|norm:none|measure:r|model:wordllama-l2_supercat_256|"
+        f"wordllama:{version}|weights:sha256:{digest}|multi:max|v:0.1.0"
+    )
+
+
+def test_tokenizer_option_is_refused() -> None:
+    with pytest.raises(assay.InvalidOptionError):
+        assay.score("greedy_match", "a", ["a"], tokenizer="word")
+
+
+# A sitecustomize that makes wordllama unimportable and any socket use fail.
+SITE = """
+import importlib.abc, socket, sys
+class _Hide(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name == "wordllama" and {hide}:
+            raise ModuleNotFoundError("No module named 'wordllama'")
+        return None
+sys.meta_path.insert(0, _Hide())
+def _no_network(*args, **kwargs):
+    raise OSError("network used during scoring")
+socket.socket.connect = _no_network
+socket.create_connection = _no_network
+"""
+
+
+def _assay(tmp_path: Path, hide: bool, *args: str) -> subprocess.CompletedProcess[str]:
+    site = tmp_path / "site"
+    site.mkdir(exist_ok=True)
+    (site / "sitecustomize.py").write_text(SITE.format(hide=hide))
+    env = dict(os.environ, PYTHONPATH=str(site), HF_HUB_OFFLINE="0", HOME=str(tmp_path))
+    return subprocess.run(
+        [sys.executable, "-m", "assay", *args], capture_output=True, text=True, env=env,
+        timeout=120,
+    )  # fmt: skip
+
+
+def test_scores_offline_in_a_fresh_process_with_network_refused(tmp_path: Path) -> None:
+    done = _assay(tmp_path, False, "score", "greedy_match", "-p", "a red car", "-t", "a red car")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("greedy_match: 1.000000\n")
+    assert not (tmp_path / ".cache").exists()  # nothing downloaded into the user's cache
+
+
+def test_missing_package_gives_one_line_install_hint(tmp_path: Path) -> None:
+    done = _assay(tmp_path, True, "score", "embedding_cosine", "-p", "a", "-t", "b")
+    assert done.returncode == 1
+    assert done.stderr == (
+        "error: embedding_cosine/greedy_match: the optional package 'wordllama' is not "
+        "installed; install it with: pip install 'assay[semantic]'\n"
+    )
+    listing = _assay(tmp_path, True, "metrics")
+    assert listing.returncode == 0, listing.stderr
+    line = next(x for x in listing.stdout.splitlines() if x.startswith("greedy_match "))
+    assert line.endswith("(needs: pip install 'assay[semantic]')")
+    assert "rouge_l|" in listing.stdout  # the other metrics still list
