@@ -14,6 +14,7 @@ BENCHES = (
     "bench_structured.py",
     "bench_report.py",
     "bench_code.py",
+    "bench_judge.py",
 )
 
 

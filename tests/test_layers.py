@@ -17,6 +17,7 @@ LAYERS = {
     "parallel": 1,
     "metrics": 2,
     "code": 2,
+    "judge": 2,
     "api": 2,
     "structured": 3,
     "evaluation": 4,

@@ -21,6 +21,7 @@ from assay.cli.demo_cmd import demo_command
 from assay.cli.diff_cmd import diff_command
 from assay.cli.eval_cmd import eval_command
 from assay.cli.fingerprint_cmd import fingerprint_command
+from assay.cli.judge_cmd import judge_calibrate_command, judge_command
 from assay.cli.metric_cmds import metrics_command, score_command
 from assay.cli.report_cmd import report_command
 from assay.cli.structured_cmd import structured_command
@@ -96,6 +97,8 @@ cli.add_command(demo_command)
 cli.add_command(diff_command)
 cli.add_command(eval_command)
 cli.add_command(fingerprint_command)
+cli.add_command(judge_command)
+cli.add_command(judge_calibrate_command)
 cli.add_command(metrics_command)
 cli.add_command(report_command)
 cli.add_command(score_command)

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from assay.cli.judge_cmd import JudgeArgs, echo_run_counts, judge_options
 from assay.cli.options import dask_option, partition_lines
 from assay.cli.stdout import echo_written, side_console, stdout_taken
 from assay.io.bundled import data_path
@@ -65,6 +66,7 @@ _FILE = click.Path(dir_okay=False, path_type=Path)
     help="Per-item records: CSV if the name ends in .csv, else JSONL.",
 )
 @dask_option()
+@judge_options
 def structured_command(
     items_path: Path,
     schema_path: Path,
@@ -74,14 +76,16 @@ def structured_command(
     output_path: Path | None,
     per_item_path: Path | None,
     dask: str | None,
+    judge: JudgeArgs,
 ) -> None:
     """Score structured outputs: FORMAT (contract) and FACT (claims) as two axes.
 
     Give --items and --schema (and --output), or --example for the bundled example.
+    Free-text claims are judged by normalised matching, or by an LLM judge when
+    --judge-url/--judge-model (or --judge-offline) are given.
     """
     from assay.report.structured.files import render_structured_json, write_per_item, write_text
     from assay.report.structured.terminal import render_structured_terminal
-    from assay.structured.api import score_structured
 
     if example:
         if items_path or schema_path or references_path:
@@ -95,14 +99,9 @@ def structured_command(
         {"--output": output_path, "--per-item": per_item_path},
         [p for p in (items_path, schema_path, references_path) if p is not None],
     )
-    report = score_structured(
-        items_path,
-        schema_path,
-        references=references_path,
-        read_facts_from_wrapped=read_facts_from_wrapped,
-        executor=dask,
-        progress=partition_lines(dask),
-    ).to_dict()
+    report = _score(
+        items_path, schema_path, references_path, read_facts_from_wrapped, judge, dask
+    )
     written = [p for p in (output_path, per_item_path) if p is not None]
     if output_path is not None:
         write_text(output_path, render_structured_json(report), "--output")
@@ -110,6 +109,37 @@ def structured_command(
         write_per_item(report, per_item_path, "--per-item")
     render_structured_terminal(report, side_console(stdout_taken(written)))
     echo_written(written)
+
+
+def _score(
+    items_path: Path, schema_path: Path, references_path: Path | None,
+    read_facts_from_wrapped: bool, judge: JudgeArgs, dask: str | None,
+) -> dict[str, Any]:  # fmt: skip
+    """The structured report, with the LLM judge for free-text claims when asked for."""
+    from assay.structured.api import score_structured
+
+    llm = None
+    if judge.asked and dask is not None:
+        raise click.UsageError("the LLM judge runs in this process; drop --dask to use it")
+    if judge.asked:
+        from assay.judge.claims import LLMClaimJudge
+
+        llm = LLMClaimJudge(judge.config())
+    try:
+        report = score_structured(
+            items_path, schema_path, references=references_path,
+            read_facts_from_wrapped=read_facts_from_wrapped, judge=llm,
+            executor=dask, progress=partition_lines(dask),
+        ).to_dict()  # fmt: skip
+    finally:
+        if llm is not None:
+            llm.close()
+    if llm is not None:
+        if llm.offline_miss is not None:
+            raise llm.offline_miss
+        report["llm_judge"] = llm.summary()
+        echo_run_counts(llm.run.counts, llm.run.config.ledger_dir())
+    return report
 
 
 def run_structured_demo(

@@ -1,0 +1,216 @@
+"""Judging items through the ledger and the endpoint: votes, majority, agreement.
+
+:class:`JudgeRun` asks for ``votes`` verdicts per item (vote ``i`` with seed
+``seed + i``), concurrently up to ``concurrency`` requests. Each vote comes from
+the ledger when it holds it (a *hit*: no request) and otherwise from the endpoint
+(a *miss*: one request, retries included, recorded before it is used). With
+``offline`` a miss is a :class:`~assay.judge.ledger.LedgerMissError` and nothing
+is sent.
+
+An item's verdict is the label most of its parsed votes gave. No parsed vote, or
+a tie for the most votes, makes the item ``judge_failed`` with the reason — it
+is never a pass and never NaN. ``agreement`` is the share of all votes that gave
+the verdict (``k/n``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from assay.judge.client import ChatOutcome, chat, new_client
+from assay.judge.config import JudgeConfig, fingerprint, request_key
+from assay.judge.ledger import Ledger, LedgerMissError, entry_key
+from assay.judge.prompts import PARSE_RULE, Template, parse_verdict
+
+JUDGE_FAILED = "judge_failed"
+USAGE_FIELDS = ("prompt_tokens", "completion_tokens", "total_tokens")
+
+
+@dataclass(frozen=True, slots=True)
+class Vote:
+    """One recorded vote: its label (``None``: failed or unparseable) and why."""
+
+    vote: int
+    seed: int
+    label: str | None
+    reason: str
+    model: str
+    usage: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Canonical JSON form (no timing, no cache state: replay gives the same bytes)."""
+        return {"label": self.label, "model": self.model, "reason": self.reason,
+                "seed": self.seed, "vote": self.vote}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class ItemVerdict:
+    """An item's majority verdict (or ``judge_failed``), its votes and agreement."""
+
+    verdict: str
+    reason: str
+    votes: tuple[Vote, ...]
+
+    @property
+    def agreement(self) -> dict[str, int]:
+        """``{"k": votes that gave the verdict, "n": votes}``."""
+        k = sum(v.label == self.verdict for v in self.votes)
+        return {"k": k if self.verdict != JUDGE_FAILED else 0, "n": len(self.votes)}
+
+    def to_dict(self) -> dict[str, Any]:
+        """Canonical JSON form."""
+        return {"agreement": self.agreement, "reason": self.reason, "verdict": self.verdict,
+                "votes": [v.to_dict() for v in self.votes]}  # fmt: skip
+
+
+def majority(votes: Sequence[Vote]) -> ItemVerdict:
+    """The most common parsed label; ``judge_failed`` with a reason when none or a tie."""
+    counts = Counter(v.label for v in votes if v.label is not None)
+    if not counts:
+        reasons = "; ".join(sorted({v.reason for v in votes}))
+        return ItemVerdict(JUDGE_FAILED, f"no parseable vote ({reasons})", tuple(votes))
+    ranked = counts.most_common()
+    top = [label for label, n in ranked if n == ranked[0][1]]
+    if len(top) > 1:
+        tied = ", ".join(sorted(top))
+        return ItemVerdict(JUDGE_FAILED, f"tie between {tied}", tuple(votes))
+    return ItemVerdict(top[0], "", tuple(votes))
+
+
+@dataclass
+class RunCounts:
+    """What a run did: ledger hits, requests sent, and the models seen."""
+
+    hits: int = 0
+    misses: int = 0
+    models: set[str] = field(default_factory=set)
+
+
+class JudgeRun:
+    """Judge items with one template under one config (see the module docstring)."""
+
+    def __init__(self, config: JudgeConfig, template: Template) -> None:
+        config.validate()
+        self.config = config
+        self.template = template
+        self.request_key = request_key(config, template.sha256, PARSE_RULE)
+        self.ledger = Ledger.open(config.ledger_dir())
+        self.counts = RunCounts()
+        self._client: Any = None
+
+    def fingerprint(self) -> dict[str, Any]:
+        """The judge fingerprint with the model ids the server returned so far."""
+        models = sorted(self.counts.models)
+        return fingerprint(self.config, self.template.sha256, PARSE_RULE, models)
+
+    def judge_many(self, fields_list: Sequence[dict[str, str]]) -> list[ItemVerdict]:
+        """Verdicts for many items (template fields each), in input order."""
+        jobs = [(i, v) for i in range(len(fields_list)) for v in range(self.config.votes)]
+        messages = [self.template.messages(**fields) for fields in fields_list]
+        self._check_offline(messages, jobs)
+        with ThreadPoolExecutor(max_workers=self.config.concurrency) as pool:
+            votes = list(pool.map(lambda job: self._vote(messages[job[0]], job[1]), jobs))
+        per_item: list[list[Vote]] = [[] for _ in fields_list]
+        for (index, _), vote in zip(jobs, votes, strict=True):
+            per_item[index].append(vote)
+        return [majority(v) for v in per_item]
+
+    def close(self) -> None:
+        """Close the HTTP client, if one was opened."""
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+
+    def _check_offline(
+        self, messages: list[list[dict[str, str]]], jobs: list[tuple[int, int]]
+    ) -> None:
+        if not self.config.offline:
+            return
+        for index, vote in jobs:
+            if self.ledger.get(entry_key(self.request_key, messages[index], vote)) is None:
+                raise LedgerMissError(
+                    f"--judge-offline: the ledger {self.ledger.path} has no verdict for item "
+                    f"{index + 1} (vote {vote + 1}) under this judge fingerprint; run once "
+                    "without --judge-offline to record it"
+                )
+
+    def _vote(self, messages: list[dict[str, str]], vote: int) -> Vote:
+        key = entry_key(self.request_key, messages, vote)
+        seed = self.config.seed + vote
+        entry = self.ledger.get(key)
+        if entry is None:
+            entry = self._ask(key, messages, vote, seed)
+        else:
+            with self.ledger._lock:
+                self.counts.hits += 1
+        response = entry["response"]
+        if response["model"]:
+            with self.ledger._lock:
+                self.counts.models.add(response["model"])
+        parsed = entry["parsed"]
+        return Vote(vote, seed, parsed["label"], parsed["reason"], response["model"],
+                    response["usage"])  # fmt: skip
+
+    def _ask(
+        self, key: str, messages: list[dict[str, str]], vote: int, seed: int
+    ) -> dict[str, Any]:
+        if self._client is None:
+            with self.ledger._lock:
+                if self._client is None:
+                    self._client = new_client(self.config)
+        outcome = chat(self._client, self.config, messages, seed)
+        with self.ledger._lock:
+            self.counts.misses += 1
+        entry = ledger_entry(key, self, messages, vote, seed, outcome)
+        self.ledger.record(entry)
+        return entry
+
+
+def ledger_entry(
+    key: str, run: JudgeRun, messages: list[dict[str, str]], vote: int, seed: int,
+    outcome: ChatOutcome,
+) -> dict[str, Any]:  # fmt: skip
+    """The ledger line of one vote: request, response and parse result."""
+    if outcome.ok:
+        label, why = parse_verdict(outcome.content, run.template.labels)
+        reason = "" if label is not None else f"unparseable: {why}"
+    else:
+        label, reason = None, outcome.reason
+    config = run.config
+    return {
+        "key": key,
+        "request_key": run.request_key,
+        "template": run.template.name,
+        "vote": vote,
+        "request": {"max_tokens": config.max_tokens, "messages": messages,
+                    "model": config.model, "seed": seed, "temperature": config.temperature,
+                    "url": config.url},  # fmt: skip
+        "response": {"attempts": outcome.attempts, "body": outcome.body,
+                     "content": outcome.content, "model": outcome.model, "ok": outcome.ok,
+                     "reason": outcome.reason, "status": outcome.status,
+                     "trail": list(outcome.trail), "usage": outcome.usage},  # fmt: skip
+        "parsed": {"label": label, "reason": reason, "rule": PARSE_RULE},
+    }
+
+
+def usage_totals(verdicts: Sequence[ItemVerdict]) -> dict[str, Any]:
+    """Token usage summed over every vote; ``cost`` when the server reported one."""
+    votes = [v for item in verdicts for v in item.votes]
+    totals: dict[str, Any] = {name: 0 for name in USAGE_FIELDS}
+    reported = 0
+    cost: float | None = None
+    for vote in votes:
+        if vote.usage:
+            reported += 1
+        for name in USAGE_FIELDS:
+            value = vote.usage.get(name)
+            if isinstance(value, int) and not isinstance(value, bool):
+                totals[name] += value
+        value = vote.usage.get("cost")
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            cost = (cost or 0.0) + float(value)
+    return {**totals, "cost": cost, "votes": len(votes), "votes_with_usage": reported}
