@@ -48,7 +48,7 @@ from assay.structured.example import score_bundled_example  # noqa: E402
 
 SIZE_TARGET_MB = 3.0
 TTI_TARGET_S = 2.0
-TRIALS = 1000  # the paired test's trials: the HTML does not depend on them
+TRIALS = 2000  # enough for 78 Holm-adjusted pairs to reach p <= 0.05 (78 / 2001 < 0.05)
 
 
 def target(name: str, measured: float, limit: float, unit: str) -> None:
@@ -248,10 +248,15 @@ def at_scale(n_questions: int, n_systems: int, repeats: int) -> None:
         page = root / "report.html"
         print(f"{label}: assay report --format html: {report_html(saved, page):.2f} s")
         target(f"html size {label}", page.stat().st_size / 1e6, SIZE_TARGET_MB, "MB")
-        tti, wall = time_to_interactive(page, repeats, root / "profile")
-        target(f"html interactive {label} (headless Chromium)", tti, TTI_TARGET_S, "s")
-        print(f"{label}: the same measured from selenium (incl. webdriver round trips): "
-              f"{wall:.2f} s")  # fmt: skip
+        name = f"html interactive {label} (headless Chromium)"
+        try:
+            tti, wall = time_to_interactive(page, repeats, root / "profile")
+        except Exception as error:  # no browser here: say so in the table
+            print(f"TARGET {name} | not measured ({type(error).__name__}) | < 2 s | NOT MET")
+        else:
+            target(name, tti, TTI_TARGET_S, "s")
+            print(f"{label}: the same measured from selenium (incl. webdriver round trips): "
+                  f"{wall:.2f} s")  # fmt: skip
         verbose(root, n_questions, n_systems)
 
 
