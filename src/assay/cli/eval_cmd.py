@@ -149,7 +149,8 @@ def eval_command(
             document, stats.result_json, stats.html_path, stats.markdown_path
         )
     if document is None or not several:
-        click.echo(release_summary(result.systems[0]), err=to_err)
+        released = result.profile == "xldocbench"
+        click.echo(release_summary(result.systems[0], released=released), err=to_err)
         if result.profile != "xldocbench":
             click.echo(accounting_line(result.systems[0]), err=to_err)
             click.echo("\n".join(provenance_lines(result)), err=to_err)
@@ -206,8 +207,14 @@ def evaluate_inputs(
 
 
 def run_evaluation(inputs: InputArgs) -> EvaluationResult:
-    """Resolve gold files and systems from the input options and evaluate them."""
-    return evaluate_inputs(inputs, *resolve_inputs(inputs))
+    """Resolve gold files and systems from the input options and evaluate them.
+
+    The result's warnings (input oddities, systems matching few gold ids) go to stderr.
+    """
+    result = evaluate_inputs(inputs, *resolve_inputs(inputs))
+    for warning in result.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    return result
 
 
 def write_comparison_files(

@@ -53,6 +53,12 @@ class Alignment:
     prediction_count: int
     extra_count: int
     duplicates: tuple[Duplicate, ...]
+    extra_examples: tuple[str, ...] = ()
+
+    @property
+    def matched_count(self) -> int:
+        """Gold questions that have a prediction row."""
+        return sum(1 for _, row in self.pairs if row is not None)
 
 
 def bucket_of(row: PredictionRow | None) -> str:
@@ -117,9 +123,9 @@ def align(
         if row.id in gold_ids:
             kept[row.id] = row
     duplicates = tuple(Duplicate(k, tuple(v)) for k, v in repeats.items())
-    extra = len(first_seen.keys() - gold_ids)
+    extras = [i for i in first_seen if i not in gold_ids]  # file order
     pairs = tuple((q, kept.get(q.id)) for q in gold)
-    return Alignment(pairs, len(first_seen), extra, duplicates)
+    return Alignment(pairs, len(first_seen), len(extras), duplicates, tuple(extras[:3]))
 
 
 def check_accounting(buckets: dict[str, int], total: int) -> None:

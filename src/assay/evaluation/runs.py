@@ -20,6 +20,7 @@ from assay.errors import InvalidOptionError
 from assay.evaluation import tables
 from assay.evaluation.align import align
 from assay.evaluation.benchmark import SystemResult, evaluate_alignment
+from assay.evaluation.coverage import check_coverage
 from assay.evaluation.fingerprint import fingerprint
 from assay.evaluation.profiles import Prepared, get_profile, metric_signatures
 from assay.io.gold import RECORDS, GoldQuestion, read_gold, read_gold_records
@@ -192,7 +193,9 @@ def evaluate(
         partition_progress: called with ``(done, total)`` partitions.
 
     Raises:
-        UnknownProfileError, InvalidOptionError, InputFileError: bad options or inputs.
+        UnknownProfileError, InvalidOptionError, InputFileError: bad options or inputs;
+            under the ``assay`` profile also a system none of whose ids is a gold id
+            (see :mod:`assay.evaluation.coverage`).
     """
     chosen = get_profile(profile)
     policy = duplicate_policy or chosen.duplicate_policy
@@ -218,9 +221,10 @@ def evaluate(
                 partition_progress(done, total)
 
         scored = runner.map(task, list(systems), context, progress=each)
-    results = [result for result, _ in scored]
+    results = [result for result, _, _ in scored]
+    coverage = [line for _, _, lines in scored for line in lines]
     if notes is not None:
-        for _, seen in scored:
+        for _, seen, _ in scored:
             notes.merge(seen)
     options = (
         ("prediction_field", prediction_field),
@@ -235,7 +239,11 @@ def evaluate(
         options=options,
         gold_files=gold_paths or (RECORDS,),
         systems=tuple(results),
-        warnings=(*notes.warnings(), *_surrogate_warning(results)) if notes is not None else (),
+        warnings=(
+            (*notes.warnings(), *_surrogate_warning(results), *coverage)
+            if notes is not None
+            else tuple(coverage)
+        ),
     )
 
 
@@ -251,8 +259,9 @@ class _SystemTask:
 
     def __call__(
         self, entry: SystemInput, context: tuple[Sequence[GoldQuestion], Sequence[Prepared]]
-    ) -> tuple[SystemResult, Oddities]:
-        """The system's result and the oddities its files showed (released reading)."""
+    ) -> tuple[SystemResult, Oddities, list[str]]:
+        """The system's result, the oddities its files showed (released reading) and its
+        id-coverage warnings; under the ``assay`` profile no matching id at all raises."""
         gold, prepared = context
         chosen = get_profile(self.profile)
         seen = Oddities()
@@ -263,12 +272,16 @@ class _SystemTask:
                 duplicate_policy=self.duplicate_policy, released=released,
                 rows=entry.rows(self.prediction_field, released),
             )  # fmt: skip
+        coverage = check_coverage(
+            entry.name, entry.files or (entry.label,), gold, alignment,
+            strict=not chosen.reads_as_released,
+        )  # fmt: skip
         result = evaluate_alignment(
             chosen, prepared, alignment,
             system=entry.name, prediction_files=entry.files or (entry.label,),
             ignore_missing=self.ignore_missing,
         )  # fmt: skip
-        return result, seen
+        return result, seen, coverage
 
 
 SURROGATE_NOTE = (

@@ -17,6 +17,7 @@ list of rows per slice dimension (domain, difficulty, ...).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -44,9 +45,18 @@ def format_interval(lower: float | None, upper: float | None, digits: int = 3) -
     return f"[{format_number(lower, digits)}, {format_number(upper, digits)}]"
 
 
+# Every line break a renderer may honour: CRLF, a lone CR or LF, VT, FF, NEL, LS, PS.
+_LINE_BREAKS = re.compile("\r\n|[\r\n\x0b\x0c\x85\u2028\u2029]")
+
+
 def escape_cell(text: object) -> str:
-    """Return ``text`` safe for one Markdown table cell (pipes escaped, newlines folded)."""
-    return str(text).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+    """Return ``text`` safe for one Markdown table cell.
+
+    Backslashes and pipes are escaped; every line break (a lone ``\\r`` too, which
+    ends a line for CommonMark) becomes one space, so a row stays on one line.
+    """
+    escaped = str(text).replace("\\", "\\\\").replace("|", "\\|")
+    return _LINE_BREAKS.sub(" ", escaped)
 
 
 def markdown_table(headers: Sequence[str], rows: Sequence[Sequence[str]], align: str) -> str:

@@ -20,6 +20,7 @@ from assay.evaluation.benchmark import Aggregate, QuestionResult, SystemResult
 from assay.evaluation.runs import EvaluationResult
 from assay.io.jsondoc import read_json
 from assay.io.jsonl import json_type
+from assay.report.csv_guard import guards_profile, policy
 
 DECIMALS = 6
 
@@ -90,6 +91,7 @@ def accounting_dict(system: SystemResult) -> dict[str, Any]:
 def provenance_block(result: EvaluationResult) -> dict[str, Any]:
     """The ``assay`` block: provenance and, per system, the accounting."""
     block = result.provenance()
+    block["csv_formula_policy"] = policy(guards_profile(result.profile))
     block["accounting"] = {s.system: accounting_dict(s) for s in result.systems}
     return block
 

@@ -9,9 +9,18 @@ from assay.evaluation.benchmark import SystemResult
 from assay.evaluation.runs import EvaluationResult
 
 
-def release_summary(system: SystemResult) -> str:
-    """The released evaluator's stdout summary for one system."""
+def release_summary(system: SystemResult, *, released: bool = True) -> str:
+    """The released evaluator's stdout summary for one system.
+
+    ``released=False`` (the ``assay`` profile): when nothing was evaluated the three
+    means are ``n/a``, not the released ``0.000000``.
+    """
     o = system.overall
+    if not released and system.evaluated_count == 0:
+        means = [f"{name}: n/a" for name in ("Accuracy", "Token F1", "ANLS")]
+    else:
+        means = [f"Accuracy: {o.accuracy:.6f}", f"Token F1: {o.token_f1:.6f}",
+                 f"ANLS: {o.anls:.6f}"]  # fmt: skip
     return "\n".join(
         [
             f"Gold questions: {system.gold_count}",
@@ -19,9 +28,7 @@ def release_summary(system: SystemResult) -> str:
             f"Evaluated: {system.evaluated_count}",
             f"Missing predictions: {system.missing_prediction_count}",
             f"Extra predictions: {system.extra_prediction_count}",
-            f"Accuracy: {o.accuracy:.6f}",
-            f"Token F1: {o.token_f1:.6f}",
-            f"ANLS: {o.anls:.6f}",
+            *means,
         ]
     )
 

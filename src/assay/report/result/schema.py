@@ -29,6 +29,12 @@ INTEGER = {"type": "integer"}
 NUMBER = {"type": "number"}
 COUNT = {"type": "integer", "minimum": 0}
 
+_ACCOUNTING = {
+    "type": "object",
+    "required": ["buckets"],
+    "properties": {"buckets": {"type": "object", "additionalProperties": COUNT}},
+}
+
 _SYSTEM = {
     "type": "object",
     "required": [
@@ -37,7 +43,7 @@ _SYSTEM = {
         "prediction_count", "prediction_files", "rank", "system", "tie_group",
     ],
     "properties": {
-        "system": STRING, "overall": OBJECT, "accounting": OBJECT, "accuracy_rate": OBJECT,
+        "system": STRING, "overall": OBJECT, "accounting": _ACCOUNTING, "accuracy_rate": OBJECT,
         "rank": INTEGER, "tie_group": INTEGER, "gold_count": COUNT,
         "evaluated_count": COUNT, "extra_prediction_count": COUNT,
         "missing_prediction_count": COUNT, "prediction_count": COUNT,

@@ -19,7 +19,11 @@ if TYPE_CHECKING:
 
 
 def leaderboard_table(document: dict[str, Any]) -> Table:
-    """Rank group, system, every metric with its interval, and evaluated k/n."""
+    """Rank group, system, every metric with its interval, and evaluated k/n.
+
+    Evaluated counts the questions scored from a prediction: a system whose ids match
+    none of the gold shows ``0/48``, not ``48/48``.
+    """
     from rich.table import Table
 
     comparison = document["comparison"]
@@ -43,9 +47,15 @@ def leaderboard_table(document: dict[str, Any]) -> Table:
             system["system"],
             *(estimate_text(system["overall"][m]) for m in document["metrics"]),
             wilson,
-            f"{system['evaluated_count']}/{system['gold_count']}",
+            evaluated_text(system),
         )
     return table
+
+
+def evaluated_text(system: dict[str, Any]) -> str:
+    """``k/n``: gold questions scored from a prediction (a missing one scored as "" is not)."""
+    missing = system["accounting"]["buckets"].get("missing", 0)
+    return f"{system['gold_count'] - missing}/{system['gold_count']}"
 
 
 def pairwise_matrix(document: dict[str, Any]) -> Table:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.io.output import write_file
+from assay.report.csv_guard import guard_row
 
 CSV_COLUMNS: tuple[str, ...] = (
     "id",
@@ -85,12 +86,16 @@ def csv_row(item: dict[str, Any]) -> list[str]:
 
 
 def render_structured_csv(report: dict[str, Any]) -> str:
-    """The per-item records as CSV (header + one row per item)."""
+    """The per-item records as CSV (header + one row per item).
+
+    Cells a spreadsheet would run as a formula get a leading ``'``
+    (:mod:`assay.report.csv_guard`).
+    """
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for item in report["items"]:
-        writer.writerow(csv_row(item))
+        writer.writerow(guard_row(csv_row(item)))
     return buffer.getvalue()
 
 
