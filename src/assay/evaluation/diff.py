@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from assay.errors import InvalidInputError
+from assay.io.jsonl import json_type
 
 METRICS = ("accuracy", "token_f1", "anls")
 SINGLE = "(single system)"
@@ -44,6 +45,13 @@ def _rows_by_id(rows: list[Any], where: str) -> dict[str, dict[str, Any]]:
                 f"{where}: per_question[{index}] has no usable 'question_id'; "
                 "write the report again with assay"
             )
+        for metric in METRICS:
+            value = row.get(metric)
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise InvalidInputError(
+                    f"{where}: per_question[{index}].{metric} must be a number, got "
+                    f"{json_type(value)}; write the report again with assay"
+                )
     return {str(row["question_id"]): row for row in rows}
 
 

@@ -50,9 +50,9 @@ _LINE_BREAKS = re.compile("\r\n|[\r\n\x0b\x0c\x85\u2028\u2029]")
 
 
 def escape_cell(text: object) -> str:
-    """Return ``text`` safe for one Markdown table cell.
+    r"""Return ``text`` safe for one Markdown table cell.
 
-    Backslashes and pipes are escaped; every line break (a lone ``\\r`` too, which
+    Backslashes and pipes are escaped; every line break (a lone ``\r`` too, which
     ends a line for CommonMark) becomes one space, so a row stays on one line.
     """
     escaped = str(text).replace("\\", "\\\\").replace("|", "\\|")

@@ -29,6 +29,16 @@ INTEGER = {"type": "integer"}
 NUMBER = {"type": "number"}
 COUNT = {"type": "integer", "minimum": 0}
 
+_MAYBE_NUMBER = {"type": ["number", "null"]}
+#: One estimate as the renderers read it (mean, interval, n); null when not computed.
+_ESTIMATE = {
+    "type": ["object", "null"],
+    "properties": {
+        "n": COUNT, "mean": _MAYBE_NUMBER, "lower": _MAYBE_NUMBER, "upper": _MAYBE_NUMBER,
+    },
+}  # fmt: skip
+_ESTIMATES = {"type": "object", "additionalProperties": _ESTIMATE}
+
 _ACCOUNTING = {
     "type": "object",
     "required": ["buckets"],
@@ -43,7 +53,7 @@ _SYSTEM = {
         "prediction_count", "prediction_files", "rank", "system", "tie_group",
     ],
     "properties": {
-        "system": STRING, "overall": OBJECT, "accounting": _ACCOUNTING, "accuracy_rate": OBJECT,
+        "system": STRING, "overall": _ESTIMATES, "accounting": _ACCOUNTING, "accuracy_rate": OBJECT,
         "rank": INTEGER, "tie_group": INTEGER, "gold_count": COUNT,
         "evaluated_count": COUNT, "extra_prediction_count": COUNT,
         "missing_prediction_count": COUNT, "prediction_count": COUNT,
@@ -121,6 +131,13 @@ RESULT_SCHEMA: dict[str, Any] = {
         },
         "slices": {
             "type": "object",
+            "additionalProperties": {  # dimension → label → system → metric → estimate
+                "type": "object",
+                "additionalProperties": {  # the system's n beside its estimates
+                    "type": "object",
+                    "additionalProperties": {**_ESTIMATES, "properties": {"n": COUNT}},
+                },
+            },  # fmt: skip
             "required": [
                 "answer_format", "difficulty", "doc_type", "domain", "evidence_source",
                 "reasoning_type", "split",
