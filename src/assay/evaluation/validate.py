@@ -9,6 +9,7 @@ with its location; nothing is raised for problems in the data itself.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Iterator
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
@@ -264,19 +265,34 @@ def _summary_problems(
         return
     n = len(rows)
     for metric in ("accuracy", "token_f1", "anls"):
-        values = [r.get(metric, 0.0) for r in rows.values()]
-        bad = [v for v in values if isinstance(v, bool) or not isinstance(v, (int, float))]
+        raw = [r.get(metric, 0.0) for r in rows.values()]
+        values = [_as_number(v) for v in raw]
+        bad = [v for v, number in zip(raw, values, strict=True) if number is None]
         if bad:
+            shown = repr(bad[0]) if len(repr(bad[0])) <= 60 else f"{repr(bad[0])[:40]}..."
             yield Problem(
-                str(path), f"{system}: a {metric} score in scores.jsonl is {bad[0]!r}, not a number"
+                str(path), f"{system}: a {metric} score in scores.jsonl is {shown}, not a number"
             )
             continue
-        mean = sum(values) / n if n else 0.0
-        value = stated.get(metric)
-        if not isinstance(value, (int, float)) or abs(value - mean) > SUMMARY_TOLERANCE:
+        mean = sum(v for v in values if v is not None) / n if n else 0.0
+        value = _as_number(stated.get(metric))
+        if value is None or abs(value - mean) > SUMMARY_TOLERANCE:
+            shown = repr(stated.get(metric))
+            shown = shown if len(shown) <= 60 else f"{shown[:40]}..."
             yield Problem(
-                str(path), f"{system}: {metric} is {value!r} but scores.jsonl gives {mean:.6f}"
+                str(path), f"{system}: {metric} is {shown} but scores.jsonl gives {mean:.6f}"
             )
+
+
+def _as_number(value: Any) -> float | None:
+    """A finite float for a JSON number (``None`` for anything else or past the range)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
 
 
 def _fingerprint_problems(root: Path, manifest: dict[str, Any], profile: str) -> Iterator[Problem]:

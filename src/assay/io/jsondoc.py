@@ -24,7 +24,11 @@ def read_json(path: str | Path, *, released: Oddities | None = None) -> Any:
     """
     with open_source(path) as handle:  # ``-`` is standard input; compression is sniffed
         data = handle.read()
-    path = display_name(path)
+    return parse_document(data, display_name(path), released=released)
+
+
+def parse_document(data: bytes, path: str | Path, *, released: Oddities | None = None) -> Any:
+    """:func:`read_json` of bytes already read (``path`` names them in messages)."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -193,7 +193,7 @@ def loads_strict(
 
 
 def iter_jsonl(
-    path: str | Path, *, released: Oddities | None = None
+    path: str | Path, *, released: Oddities | None = None, digest: Any = None
 ) -> Iterator[tuple[int, dict[str, Any]]]:
     """Yield ``(line_number, object)`` for each non-blank line of a JSONL file.
 
@@ -207,23 +207,49 @@ def iter_jsonl(
     trailing NBSP or form feed is dropped; plain ``json.loads``) and each such
     oddity is noted in ``released``; line numbers count universal-newline lines.
 
+    ``digest``: see :func:`iter_jsonl_stream`.
+
     Raises:
         InputFileError: the file cannot be opened, a line is not valid JSON, or a
             line holds something other than a JSON object.
     """
     handle = open_source(path)  # ``-`` is standard input; compression is sniffed
-    path = display_name(path)
     try:
-        if released is not None:
-            yield from _iter_released(handle, path, released)
-            return
-        for number, raw in enumerate(handle, start=1):
-            line = _decode(raw, path, number)
-            if not line.strip():
-                continue
-            yield number, parse_json_object(line, path, number)
+        yield from iter_jsonl_stream(handle, display_name(path), released=released, digest=digest)
     finally:
         handle.close()
+
+
+def iter_jsonl_stream(
+    handle: Any, path: str | Path, *, released: Oddities | None = None, digest: Any = None
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """:func:`iter_jsonl` over an open binary stream (``path`` names it in messages).
+
+    ``digest`` (a ``hashlib`` object), when given, is updated with every byte read, so
+    an input that can be read only once (a pipe, a FIFO) is hashed as it is parsed.
+    """
+    if digest is not None:
+        handle = _Hashing(handle, digest)
+    if released is not None:
+        yield from _iter_released(handle, path, released)
+        return
+    for number, raw in enumerate(handle, start=1):
+        line = _decode(raw, path, number)
+        if not line.strip():
+            continue
+        yield number, parse_json_object(line, path, number)
+
+
+class _Hashing:
+    """Iterate the lines of a binary stream, feeding each to a digest."""
+
+    def __init__(self, handle: Any, digest: Any) -> None:
+        self._handle, self._digest = handle, digest
+
+    def __iter__(self) -> Iterator[bytes]:
+        for raw in self._handle:
+            self._digest.update(raw)
+            yield raw
 
 
 _JSON_SPACE = " \t\n\r"

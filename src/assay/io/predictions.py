@@ -25,6 +25,8 @@ refuses is noted instead (see :mod:`assay.io.oddities`).
 
 from __future__ import annotations
 
+import io
+import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,10 +34,10 @@ from typing import Any
 
 from assay.errors import InputFileError
 from assay.io.gold import ID_FIELDS, row_id, value_to_text
-from assay.io.jsondoc import read_json
-from assay.io.jsonl import json_type
+from assay.io.jsondoc import parse_document, read_json
+from assay.io.jsonl import iter_jsonl_stream, json_type
 from assay.io.oddities import Oddities
-from assay.io.sources import base_name, display_name, input_kind
+from assay.io.sources import base_name, display_name, input_kind, open_source
 from assay.io.tabular import iter_records
 
 PREDICTION_FIELDS = ("prediction", "model_answer", "answer", "response", "output")
@@ -181,7 +183,43 @@ def _released_entry(
 def _iter_document(
     source: str, field: str | None, notes: Oddities | None
 ) -> Iterator[PredictionRow]:
-    data, path = read_json(source, released=notes), display_name(source)
+    yield from _document_rows(read_json(source, released=notes), display_name(source), field, notes)
+
+
+def looks_like_jsonl(data: bytes) -> bool:
+    """Whether bytes read from a name without a known suffix are JSONL, not one document.
+
+    JSONL when the first non-blank line is a complete JSON object on its own and
+    either another non-blank line follows or that object has an id field
+    (:data:`~assay.io.gold.ID_FIELDS`); a document opening with ``[`` or spread over
+    lines is one JSON document.
+    """
+    lines = [line for line in data.removeprefix(b"\xef\xbb\xbf").split(b"\n") if line.strip()]
+    if not lines or not lines[0].lstrip().startswith(b"{"):
+        return False
+    try:
+        first = json.loads(lines[0])
+    except ValueError:  # an object spread over lines, or broken: read as one document
+        return False
+    return isinstance(first, dict) and (len(lines) > 1 or any(k in first for k in ID_FIELDS))
+
+
+def _sniffed(
+    source: str, path: str, field: str | None, notes: Oddities | None
+) -> Iterator[PredictionRow]:
+    """Rows of an input whose name says nothing (``<(cat preds)``): read once, by content."""
+    with open_source(source) as handle:
+        data = handle.read()
+    if looks_like_jsonl(data):
+        for line, row in iter_jsonl_stream(io.BytesIO(data), path, released=notes):
+            yield _from_row(row, field, path, line, None, notes)
+    else:
+        yield from _document_rows(parse_document(data, path, released=notes), path, field, notes)
+
+
+def _document_rows(
+    data: Any, path: str, field: str | None, notes: Oddities | None
+) -> Iterator[PredictionRow]:
     if isinstance(data, list):
         for index, row in enumerate(data):
             if not isinstance(row, dict):
@@ -220,7 +258,9 @@ def iter_predictions(
     if released is not None and kind == "json" and base_name(source).endswith(".jsonl"):
         released.note(path, None, SUFFIX, 0)
         kind = "jsonl"
-    if kind != "json":
+    if kind == "json" and not base_name(source).endswith(".json") and source != "-":
+        rows = _sniffed(source, path, field, released)
+    elif kind != "json":
         rows = (
             _from_row(row, field, path, line, None, released)
             for line, row in iter_records(source, released=released)

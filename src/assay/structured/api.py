@@ -139,15 +139,19 @@ def score_structured(
     contract = _contract(schema)
     inputs: dict[str, dict[str, str] | None] = {"references": None}
     if isinstance(items, (str, Path)):
-        inputs["items"] = _describe(items)
-        loaded = read_items(items)
+        digest = hashlib.sha256()  # hashed as read: a pipe or FIFO is read once
+        loaded = read_items(items, digest)
+        inputs["items"] = _described(items, digest)
     else:
         inputs["items"] = None
         loaded = _rows_to_items(items)
     if references is not None:
         if isinstance(references, (str, Path)):
-            inputs["references"] = _describe(references)
-        loaded = attach_references(loaded, references)
+            digest = hashlib.sha256()
+            loaded = attach_references(loaded, references, digest)
+            inputs["references"] = _described(references, digest)
+        else:
+            loaded = attach_references(loaded, references)
     chosen = judge if judge is not None else NormalizedMatchJudge()
     task = _ItemsTask(contract, read_facts_from_wrapped, chosen)
     with executor_for(executor) as runner:
@@ -204,13 +208,6 @@ def _rows_to_items(rows: Iterable[StructuredItem | Mapping[str, Any]]) -> list[S
     return items
 
 
-def _describe(path: str | Path) -> dict[str, str]:
-    """File name and SHA-256 of an input file (no absolute path: reports stay portable)."""
-    digest = hashlib.sha256()
-    try:
-        with open(path, "rb") as handle:
-            for block in iter(lambda: handle.read(1 << 16), b""):
-                digest.update(block)
-    except OSError:
-        return {"name": Path(path).name, "sha256": ""}
+def _described(path: str | Path, digest: Any) -> dict[str, str]:
+    """File name and SHA-256 of the bytes read (no absolute path: reports stay portable)."""
     return {"name": Path(path).name, "sha256": digest.hexdigest()}

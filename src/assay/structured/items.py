@@ -76,15 +76,15 @@ def item_from_row(row: dict[str, Any], path: str | Path, line: int) -> Structure
     return StructuredItem(item_id, response, reference, tuple(claims), line)
 
 
-def read_items(path: str | Path) -> list[StructuredItem]:
-    """Read an items JSONL file; ids must be unique.
+def read_items(path: str | Path, digest: Any = None) -> list[StructuredItem]:
+    """Read an items JSONL file; ids must be unique (``digest``: hash the bytes as read).
 
     Raises:
         InputFileError: for a bad line, a bad field, a duplicate id, or no rows at all.
     """
     items: list[StructuredItem] = []
     seen: dict[str, int] = {}
-    for line, row in iter_jsonl(path):
+    for line, row in iter_jsonl(path, digest=digest):
         item = item_from_row(row, path, line)
         if item.id in seen:
             raise InputFileError(
@@ -102,9 +102,11 @@ def read_items(path: str | Path) -> list[StructuredItem]:
     return items
 
 
-def iter_references(path: str | Path) -> Iterator[tuple[int, str, Reference]]:
+def iter_references(
+    path: str | Path, digest: Any = None
+) -> Iterator[tuple[int, str, Reference]]:
     """Yield ``(line, id, reference)`` for each row of a references file."""
-    for line, row in iter_jsonl(path):
+    for line, row in iter_jsonl(path, digest=digest):
         item_id = _item_id(row, path, line)
         if set(row) == {"id", "reference"}:
             body, prefix = row["reference"], "reference"
@@ -122,7 +124,9 @@ def references_from_mapping(
 
 
 def attach_references(
-    items: Iterable[StructuredItem], references: str | Path | Mapping[str, Any]
+    items: Iterable[StructuredItem],
+    references: str | Path | Mapping[str, Any],
+    digest: Any = None,
 ) -> list[StructuredItem]:
     """Give each item its reference from a references file or an ``{id: reference}`` mapping.
 
@@ -131,7 +135,7 @@ def attach_references(
     """
     path: str | Path = "<references>"
     if isinstance(references, (str, Path)):
-        path, rows = references, iter_references(references)
+        path, rows = references, iter_references(references, digest)
     else:
         rows = references_from_mapping(references)
     by_id = {item.id: item for item in items}

@@ -80,6 +80,12 @@ _ITEM = {
     "properties": {
         "question_id": STRING,
         "results": {"type": "object", "additionalProperties": _ITEM_RESULT},
+        "evidence_sources": {"type": "array", "items": STRING},
+        "documents": {"type": "array", "items": STRING},
+        **{key: STRING for key in (
+            "answer_format", "split", "domain", "reasoning_type", "difficulty", "doc_type",
+            "gold_answer",
+        )},
     },
 }  # fmt: skip
 
