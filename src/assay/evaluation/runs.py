@@ -260,8 +260,10 @@ class _SystemTask:
     def __call__(
         self, entry: SystemInput, context: tuple[Sequence[GoldQuestion], Sequence[Prepared]]
     ) -> tuple[SystemResult, Oddities, list[str]]:
-        """The system's result, the oddities its files showed (released reading) and its
-        id-coverage warnings; under the ``assay`` profile no matching id at all raises."""
+        """The system's result, its files' oddities (released reading), its coverage warnings.
+
+        Under the ``assay`` profile a system matching no gold id at all raises.
+        """
         gold, prepared = context
         chosen = get_profile(self.profile)
         seen = Oddities()
