@@ -39,6 +39,24 @@ _ESTIMATE = {
 }  # fmt: skip
 _ESTIMATES = {"type": "object", "additionalProperties": _ESTIMATE}
 
+#: One pairwise comparison as the renderers read it.
+_PAIR = {
+    "type": "object",
+    "required": ["a", "b", "difference", "p_holm", "significant", "test"],
+    "properties": {
+        "a": STRING, "b": STRING, "p_holm": _MAYBE_NUMBER, "significant": {"type": "boolean"},
+        "test": {
+            "type": "object", "required": ["difference", "p_value"],
+            "properties": {"difference": _MAYBE_NUMBER, "p_value": _MAYBE_NUMBER},
+        },
+        "difference": {
+            "type": ["object", "null"],
+            "properties": {key: _MAYBE_NUMBER for key in ("lower", "upper", "mdd")},
+        },
+        "mcnemar": {"type": ["object", "null"], "properties": {"p_value": _MAYBE_NUMBER}},
+    },
+}  # fmt: skip
+
 _ACCOUNTING = {
     "type": "object",
     "required": ["buckets"],
@@ -122,6 +140,7 @@ RESULT_SCHEMA: dict[str, Any] = {
         "items": {"type": "array", "items": _ITEM},
         "comparison": {
             "type": "object",
+            "properties": {"pairs": {"type": "array", "items": _PAIR}},
             "required": [
                 "alpha", "method", "metric", "n_paired", "n_resamples", "pairs", "power",
                 "scores", "seed", "systems", "tie_groups",
