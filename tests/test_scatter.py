@@ -134,3 +134,20 @@ def test_bad_scatter_is_one_line(compared: Path, tmp_path: Path, value: str, mes
     assert done.returncode == 2
     assert done.stderr.startswith(f"error: {message}") and done.stderr.count("\n") == 1
     assert not (tmp_path / "c.html").exists()
+
+
+def test_hand_edited_saved_scatter_is_one_line(compared: Path, tmp_path: Path) -> None:
+    document = json.loads((compared / "r.json").read_text("utf-8"))
+    document["scatters"][0]["points"][0]["x"] = "high"
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps(document), encoding="utf-8")
+    done = _assay("report", str(broken), "--format", "html", "--output", str(tmp_path / "x.html"))
+    assert done.returncode == 3, done.stderr
+    assert done.stderr.startswith(f"error: {broken}: field 'scatters[0].points':")
+    assert done.stderr.count("\n") == 1
+
+
+def test_score_judge_points_at_assay_judge() -> None:
+    done = _assay("score", "judge", "-p", "a", "-t", "b")
+    assert done.returncode == 2
+    assert "run it with `assay judge --items FILE" in done.stderr

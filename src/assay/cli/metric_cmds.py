@@ -83,6 +83,11 @@ def score_command(
 
     METRIC is a registered name or alias (list them with `assay metrics`).
     """
+    if metric == "judge":
+        raise click.UsageError(
+            "the judge metric asks an LLM endpoint; run it with `assay judge --items FILE "
+            "--rubric FILE --judge-url URL --judge-model NAME --output report.json`"
+        )
     options: dict[str, Any] = parse_options(raw_options)
     options.update(parse_extra_options(ctx.args))
     options.update({k: v for k, v in (("tokenizer", tokenizer), ("normalizer", normalizer)) if v})

@@ -40,9 +40,11 @@ def report_command(
     from assay.report.result.json import load_result, write_text
 
     refuse_overwriting_inputs({"--output": output}, [report_json, sidecar_path(report_json)])
-    from assay.evaluation.scatter import add_scatters
+    from assay.evaluation.scatter import add_scatters, check_saved_scatters
 
-    document = add_scatters(load_result(report_json), scatters)
+    document = load_result(report_json)
+    check_saved_scatters(document, str(report_json))
+    document = add_scatters(document, scatters)
     if fmt == "md":
         from assay.report.result.markdown import render_result_markdown
 

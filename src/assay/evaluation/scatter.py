@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from assay.api import bind
-from assay.errors import InvalidOptionError
+from assay.errors import InputFileError, InvalidOptionError
 from assay.stats.rank import spearman
 
 SEPARATORS = (":", ",")
@@ -95,3 +95,49 @@ def add_scatters(document: dict[str, Any], pairs: Sequence[str]) -> dict[str, An
         raise InvalidOptionError("--scatter needs a result document with per-item rows")
     entries = [scatter_entry(document, *parse_pair(text)) for text in pairs]
     return {**document, "scatters": entries}
+
+
+def check_saved_scatters(document: dict[str, Any], path: str) -> None:
+    """Check a saved ``scatters`` list before it is drawn (a hand-edited file fails here).
+
+    Raises:
+        InputFileError: an entry lacks a field the renderer reads, or has the wrong type.
+    """
+    entries = document.get("scatters")
+    if entries is None:
+        return
+    if not isinstance(entries, list):
+        raise InputFileError(path, "must be a list of scatter entries", field="scatters")
+    for index, entry in enumerate(entries):
+        where = f"scatters[{index}]"
+        problem = _entry_problem(entry)
+        if problem is not None:
+            raise InputFileError(
+                path, f"{problem}; re-create it with `assay report --scatter X:Y`",
+                field=f"{where}.{problem.split(' ', 1)[0]}" if isinstance(entry, dict) else where,
+            )
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _entry_problem(entry: Any) -> str | None:
+    if not isinstance(entry, dict):
+        return "entry is not an object"
+    for name in ("x", "y", "x_signature", "y_signature"):
+        if not isinstance(entry.get(name), str):
+            return f"{name} must be a string"
+    if not isinstance(entry.get("n"), int) or not isinstance(entry.get("excluded"), dict):
+        return "n must be an integer and excluded an object"
+    rho = entry.get("rank_correlation")
+    if not isinstance(rho, dict) or not (rho.get("rho") is None or _is_number(rho.get("rho"))):
+        return "rank_correlation must be an object with a numeric or null rho"
+    points = entry.get("points")
+    if not isinstance(points, list) or not all(
+        isinstance(p, dict) and _is_number(p.get("x")) and _is_number(p.get("y"))
+        and isinstance(p.get("question_id"), str) and isinstance(p.get("system"), str)
+        for p in points
+    ):
+        return "points must be objects with question_id, system and numeric x, y"
+    return None
