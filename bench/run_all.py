@@ -10,6 +10,8 @@ BENCHES = (
     "import_time.py",
     "eval_bench.py",
     "ngram_bench.py",
+    "edit_rate_bench.py",
+    "tokenizer_bench.py",
     "bench_stats.py",
     "bench_structured.py",
     "bench_report.py",

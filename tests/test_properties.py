@@ -1,6 +1,7 @@
 """Property tests over every registered metric, and SQuAD against its published rules."""
 
 import collections
+import math
 import re
 import string
 
@@ -19,12 +20,30 @@ TARGETS = st.lists(TEXT, min_size=1, max_size=3)
 
 @settings(max_examples=60)
 @given(prediction=TEXT, targets=TARGETS)
-def test_every_metric_scores_in_unit_interval(prediction: str, targets: list[str]) -> None:
+def test_every_metric_scores_in_its_declared_range(prediction: str, targets: list[str]) -> None:
     for name, spec in REGISTRY.items():
         if spec.multi == "single":
             targets = targets[:1]
         value = assay.score(name, prediction, targets)
-        assert 0.0 <= value <= 1.0, name
+        low, high = spec.value_range
+        assert low <= value <= high, name
+
+
+def test_declared_ranges_are_pinned() -> None:
+    unbounded = {name for name, spec in REGISTRY.items() if spec.value_range[1] == math.inf}
+    assert unbounded == {"wer", "cer", "ter"}
+    lower_better = {name for name, spec in REGISTRY.items() if not spec.higher_is_better}
+    assert lower_better == {"wer", "cer", "ter", "mer", "wil"}
+    for spec in REGISTRY.values():
+        assert spec.value_range[0] == 0.0, spec.name
+        assert spec.value_range[1] in (1.0, math.inf), spec.name
+
+
+def test_error_rates_exceed_one_when_the_prediction_is_longer() -> None:
+    # One reference word: 1 substitution + 3 insertions = 4 edits over length 1.
+    assert assay.score("wer", "a b c d", ["x"]) == 4.0
+    assert assay.score("cer", "abcd", ["x"]) == 4.0
+    assert assay.score("ter", "a b c d", ["x"]) == 4.0
 
 
 IDENTITY = [

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from assay.errors import InvalidOptionError
 from assay.metrics.base import BoundMetric
 from assay.metrics.corpus import (
     CorpusResult,
@@ -15,6 +17,7 @@ from assay.metrics.corpus import (
     score_corpus_bound,
 )
 from assay.metrics.registry import get_metric
+from assay.metrics.squad_v2_thresh import probabilities_for, squad_v2_evaluation
 from assay.parallel import executor_for
 
 
@@ -38,7 +41,8 @@ def score(metric_name: str, prediction: str, targets: str | Sequence[str], **opt
         **options: the metric's options, e.g. ``tokenizer="unicode"``, ``threshold=0.5``.
 
     Returns:
-        A float in [0, 1].
+        A float in the metric's declared range (``get_metric(name).value_range``):
+        [0, 1] for most metrics, [0, ∞) for the error rates ``wer``, ``cer``, ``ter``.
 
     Raises:
         UnknownMetricError: unknown metric name (with suggestions).
@@ -65,6 +69,8 @@ def score_corpus(
     *,
     executor: Any = None,
     progress: Callable[[int, int], None] | None = None,
+    no_answer_probabilities: Mapping[Any, float] | None = None,
+    ids: Sequence[Any] | None = None,
     **options: Any,
 ) -> CorpusResult:
     """Score a whole corpus: per-item values, statistics and one corpus value.
@@ -84,11 +90,17 @@ def score_corpus(
             a scheduler address or a ``dask.distributed.Client`` (see
             :mod:`assay.parallel`); the result is identical for every executor.
         progress: called with ``(done, total)`` partitions (Dask runs).
+        no_answer_probabilities: ``squad_v2.em`` / ``squad_v2.f1`` only: a mapping
+            question id → probability that the question has no answer; the result's
+            ``details`` then holds the official v2.0 script's keys (``exact``, ``f1``,
+            ``HasAns_exact``, ``HasAns_f1``, ``NoAns_exact``, ``NoAns_f1``, ``best_exact``,
+            ``best_exact_thresh``, ``best_f1``, ``best_f1_thresh``) on its 0–100 scale.
+        ids: the question ids, one per item (default: the positions 0, 1, 2, …).
         **options: the metric's options, as for :func:`score`.
 
     Returns:
         A :class:`CorpusResult` (``.value``, ``.values``, ``.statistics``,
-        ``.signature``, ``.is_mean``).
+        ``.signature``, ``.is_mean``, ``.details``).
 
     Raises:
         UnknownMetricError: unknown metric name (with suggestions).
@@ -101,10 +113,20 @@ def score_corpus(
         0.8
     """
     if executor is not None:
-        return _score_corpus_distributed(
+        result = _score_corpus_distributed(
             executor, metric_name, predictions, targets_list, progress=progress, **options
         )
-    return score_corpus_bound(bind(metric_name, **options), predictions, targets_list)
+        bound = bind(metric_name, **options)
+    else:
+        bound = bind(metric_name, **options)
+        result = score_corpus_bound(bound, predictions, targets_list)
+    if no_answer_probabilities is None:
+        if ids is not None:
+            raise InvalidOptionError("ids are only used with no_answer_probabilities; drop ids.")
+        return result
+    probabilities = no_answer_probabilities
+    details = squad_v2_details(bound, result, predictions, targets_list, probabilities, ids)
+    return dataclasses.replace(result, details=details)
 
 
 CHUNK_ITEMS = 20_000  # items per Dask partition: cut by the data, never by the worker count
@@ -146,3 +168,38 @@ class _PartTask:
 
     def __call__(self, chunk: tuple[Sequence[str], Sequence[Sequence[str]]]) -> Part:
         return corpus_part(self.bound, *chunk)
+
+
+def squad_v2_details(
+    bound: BoundMetric,
+    result: CorpusResult,
+    predictions: Sequence[str],
+    targets_list: Sequence[Any],
+    probabilities: Mapping[Any, float],
+    ids: Sequence[Any] | None,
+) -> dict[str, float]:
+    """The official SQuAD v2.0 script's figures for a corpus (see :func:`score_corpus`)."""
+    name = bound.spec.name
+    if name not in ("squad_v2.em", "squad_v2.f1"):
+        raise InvalidOptionError(
+            f"metric {name!r} does not take no_answer_probabilities; it is an option of "
+            "squad_v2.em and squad_v2.f1."
+        )
+    ids = list(range(len(result.values))) if ids is None else list(ids)
+    if len(ids) != len(predictions) or len(set(ids)) != len(ids):
+        raise InvalidOptionError(
+            f"metric {name!r}: give one unique id per prediction ({len(predictions)} "
+            f"predictions, {len(ids)} ids, {len(set(ids))} distinct)."
+        )
+    chance, order = probabilities_for(ids, probabilities, name)
+    predictions = [str(p) for p in predictions]
+    targets = [[str(t)] if isinstance(t, str) else [str(x) for x in t] for t in targets_list]
+    other = get_metric("squad_v2.f1" if name == "squad_v2.em" else "squad_v2.em")
+    same_text = {"tokenizer": bound.tokenizer, "normalizer": bound.normalizer}
+    text = {} if other.fixed_text else same_text
+    extra = score_corpus_bound(other.bind(**text), predictions, targets).values
+    own = result.values
+    exact, f1 = (own, extra) if name == "squad_v2.em" else (extra, own)
+    has_answer = [any(t != "" for t in item) for item in targets]
+    answered = [p != "" for p in predictions]
+    return squad_v2_evaluation(exact, f1, has_answer, answered, chance, order)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -9,8 +10,8 @@ import click
 
 from assay.api import bind, score_corpus
 from assay.cli.options import dask_option, partition_lines
-from assay.errors import MissingExtraError
-from assay.io.jsonl import read_pairs
+from assay.errors import InputFileError, MissingExtraError
+from assay.io.jsonl import Pair, read_pairs
 from assay.metrics.registry import REGISTRY, get_metric
 
 
@@ -27,16 +28,34 @@ def metrics_command(markdown: bool) -> None:
 def metrics_text() -> str:
     """The registry as aligned plain text, one metric per line (never wrapped).
 
-    Each line is ``name  description  signature``, so a signature can be found
-    and copied whole whatever the terminal width.
+    Each line is ``name  description  better  range  signature``: the ranking
+    direction (``higher``/``lower``), the declared value range, and the default
+    signature last, so it can be found and copied whole whatever the terminal width.
     """
-    rows = [("name", "description", "signature")]
+    rows = [("name", "description", "better", "range", "signature")]
     for name in sorted(REGISTRY):
         spec = get_metric(name)
-        rows.append((name, spec.description, _default_signature(name)))
-    name_w = max(len(row[0]) for row in rows)
-    desc_w = max(len(row[1]) for row in rows)
-    return "".join(f"{a:<{name_w}}  {b:<{desc_w}}  {c}\n" for a, b, c in rows)
+        rows.append(
+            (name, spec.description, direction(name), value_range(name), _default_signature(name))
+        )
+    widths = [max(len(row[k]) for row in rows) for k in range(4)]
+    return "".join(
+        "  ".join(f"{cell:<{w}}" for cell, w in zip(row[:4], widths, strict=True))
+        + f"  {row[4]}\n"
+        for row in rows
+    )
+
+
+def direction(name: str) -> str:
+    """``higher`` or ``lower``: which way the metric's values are better."""
+    return "higher" if get_metric(name).higher_is_better else "lower"
+
+
+def value_range(name: str) -> str:
+    """The declared range as text: ``[0, 1]`` or ``[0, inf)``."""
+    low, high = get_metric(name).value_range
+    upper = "inf)" if high == float("inf") else f"{high:g}]"
+    return f"[{low:g}, {upper}"
 
 
 @click.command(
@@ -96,12 +115,20 @@ def score_command(
         if prediction is not None or targets:
             raise click.UsageError("give either --file or --prediction/--target, not both")
         pairs = list(read_pairs(pairs_file))  # raises on an empty file
+        extra = no_answer_options(pairs)
         result = score_corpus(
-            metric, [p.prediction for p in pairs], [list(p.targets) for p in pairs],
-            executor=dask, progress=partition_lines(dask), **options,
-        )  # fmt: skip
+            metric,
+            [p.prediction for p in pairs],
+            [list(p.targets) for p in pairs],
+            executor=dask,
+            progress=partition_lines(dask),
+            **extra,
+            **options,
+        )
         kind = "mean" if result.is_mean else "corpus"
         click.echo(f"{bound.spec.name}: {result.value:.6f} ({kind} over n={result.n})")
+        for key, value in (result.details or {}).items():
+            click.echo(f"{key}: {value!r}")
     else:
         if prediction is None or not targets:
             raise click.UsageError("give --prediction TEXT and at least one --target TEXT")
@@ -117,8 +144,42 @@ def _default_signature(name: str) -> str:
         return f"(needs: pip install 'assay[{missing.extra}]')"
 
 
+def no_answer_options(pairs: list[Pair]) -> dict[str, Any]:
+    """``no_answer_probabilities`` and ``ids`` when the rows carry ``no_answer_probability``.
+
+    Raises:
+        InputFileError: some rows have the field and others do not (naming the first).
+    """
+    given = [p for p in pairs if p.no_answer_probability is not None]
+    if not given:
+        return {}
+    for pair in pairs:
+        if pair.no_answer_probability is None:
+            raise InputFileError(
+                pair.path,
+                "missing while other rows give one; give every row a no_answer_probability "
+                "or none",
+                line=pair.line,
+                field="no_answer_probability",
+            )
+    return {
+        "no_answer_probabilities": {p.id: p.no_answer_probability for p in pairs},
+        "ids": [p.id for p in pairs],
+    }
+
+
 def parse_value(text: str) -> Any:
-    """Convert ``true``/``false``, integers and decimals; anything else stays a string."""
+    """Convert ``true``/``false``, integers, decimals and JSON lists; else a string.
+
+    A JSON list (``["the ", "yell"]``) is how list options such as
+    ``regexes_to_ignore`` and ``weights`` are given on the command line.
+    """
+    if text.startswith("["):
+        try:
+            parsed = json.loads(text)
+        except ValueError:
+            return text
+        return parsed
     lowered = text.lower()
     if lowered in ("true", "false"):
         return lowered == "true"
@@ -177,11 +238,15 @@ EDGE_CASES = (
 
 def metrics_markdown() -> str:
     """The registry as Markdown: one table of signatures, one of documented edge cases."""
-    lines = ["| metric | description | default signature | citation |", "|---|---|---|---|"]
+    lines = [
+        "| metric | description | better | range | default signature | citation |",
+        "|---|---|---|---|---|---|",
+    ]
     for name in sorted(REGISTRY):
         spec = get_metric(name)
         sig = _default_signature(name).replace("|", "\\|")
-        lines.append(f"| `{name}` | {spec.description} | `{sig}` | {spec.citation} |")
+        cells = f"{direction(name)} | {value_range(name)} | `{sig}` | {spec.citation}"
+        lines.append(f"| `{name}` | {spec.description} | {cells} |")
     lines += [
         "",
         "| metric | " + " | ".join(EDGE_CASES) + " |",

@@ -342,6 +342,7 @@ class Pair:
     targets: tuple[str, ...]
     path: str
     line: int
+    no_answer_probability: float | None = None
 
 
 def read_pairs(path: str | Path) -> Iterator[Pair]:
@@ -349,6 +350,9 @@ def read_pairs(path: str | Path) -> Iterator[Pair]:
 
     The file is JSONL, or CSV/TSV by suffix (``targets`` is then one target string);
     ``-`` reads JSONL from standard input; compression is recognised from the content.
+
+    An optional ``no_answer_probability`` (a number in [0, 1]) is kept for SQuAD v2.0's
+    no-answer threshold search.
 
     ``id`` is optional (``line-N`` when absent) but, when given, must be a string or a
     number and unique in the file.
@@ -383,12 +387,35 @@ def read_pairs(path: str | Path) -> Iterator[Pair]:
                 field="targets",
             )
         pair_id = _pair_id(row, path, line, seen)
-        yield Pair(pair_id, prediction, tuple(targets), str(path), line)
+        chance = row.get("no_answer_probability")
+        if isinstance(chance, str):  # CSV/TSV cells are text
+            chance = _number_or_text(chance)
+        if chance is not None and (
+            isinstance(chance, bool) or not isinstance(chance, (int, float)) or not 0 <= chance <= 1
+        ):
+            raise InputFileError(
+                path,
+                f"must be a probability between 0 and 1, got {chance!r}",
+                line=line,
+                field="no_answer_probability",
+            )
+        yield Pair(pair_id, prediction, tuple(targets), str(path), line,
+                   None if chance is None else float(chance))  # fmt: skip
     if not seen:
         raise InputFileError(
             path, "no rows to score (the file is empty or blank); give one "
             "{id, prediction, targets} object per line"
         )  # fmt: skip
+
+
+def _number_or_text(cell: str) -> float | str | None:
+    """A CSV cell as a number (``None`` when blank); the text itself if it is not one."""
+    if not cell.strip():
+        return None
+    try:
+        return float(cell)
+    except ValueError:
+        return cell
 
 
 def _pair_id(row: dict[str, Any], path: str | Path, line: int, seen: dict[str, int]) -> str:

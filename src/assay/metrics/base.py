@@ -32,7 +32,9 @@ class Param:
     """A metric option: name, default, signature key and a validator.
 
     ``check`` receives the user's value and returns the canonical value or raises
-    ``ValueError``/``TypeError`` with a sentence saying what is allowed.
+    ``ValueError``/``TypeError`` with a sentence saying what is allowed. With
+    ``omit_default`` the option appears in the signature only when it differs from
+    its default (options added later keep the existing signatures unchanged).
     """
 
     name: str
@@ -40,6 +42,7 @@ class Param:
     key: str
     check: Callable[[Any], Any]
     doc: str = ""
+    omit_default: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,9 +54,9 @@ class Settings:
     params: Mapping[str, Any]
 
 
-Stats = tuple[int, ...]
+Stats = tuple[float, ...]  # counts (ints); TER's multi-reference average length is a float
 StatsFn = Callable[[str, Sequence[str], Settings], Stats]
-ReduceFn = Callable[[Sequence[int], Settings], float]
+ReduceFn = Callable[[Sequence[float], Settings], float]
 BatchStatsFn = Callable[[Sequence[str], Sequence[Sequence[str]], Settings], list[Stats]]
 
 
@@ -77,6 +80,12 @@ class MetricSpec:
     time, its ``(key, value)`` parts join the signature after the options (model name,
     package version, weights hash); it raises ``MissingExtraError`` when the model's
     package is not installed.
+
+    ``higher_is_better`` is the ranking direction (false for error rates: WER, CER,
+    TER, MER, WIL), read by leaderboards, tie groups and paired tests.
+    ``value_range`` is the declared ``(low, high)`` of every value :meth:`BoundMetric.score`
+    returns (``high`` may be ``math.inf``: an error rate exceeds 1 when the prediction
+    is longer than the target); a property test holds every metric to it.
     """
 
     name: str
@@ -89,6 +98,7 @@ class MetricSpec:
     multi: str = "max"
     aggregation: str = "mean"
     higher_is_better: bool = True
+    value_range: tuple[float, float] = (0.0, 1.0)
     version: str = "0.1.0"
     params: tuple[Param, ...] = ()
     fixed_text: bool = False
@@ -150,7 +160,11 @@ class MetricSpec:
         normalize = get_normalizer(norm_name) if norm_name is not None else get_normalizer("none")
         params = {p.name: self._check(p, options.get(p.name, p.default)) for p in self.params}
         parts: list[tuple[str, object]] = [("tok", tok_name), ("norm", norm_name)]
-        parts += [(p.key, params[p.name]) for p in self.params]
+        parts += [
+            (p.key, params[p.name])
+            for p in self.params
+            if not (p.omit_default and params[p.name] == p.default)
+        ]
         if self.model_parts is not None:
             parts += list(self.model_parts())
         parts.append(("multi", self.multi))
@@ -179,7 +193,10 @@ class BoundMetric:
     signature: str
 
     def score(self, prediction: str, targets: str | Sequence[str]) -> float:
-        """Score one prediction against its target(s); returns a float in [0, 1]."""
+        """Score one prediction against its target(s); a float in the metric's declared range.
+
+        The range is ``spec.value_range``: [0, 1] for most metrics, [0, ∞) for error rates.
+        """
         targets = check_inputs(self.spec.name, prediction, targets)
         return self.score_unchecked(prediction, targets)
 

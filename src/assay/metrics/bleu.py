@@ -57,7 +57,14 @@ from collections.abc import Mapping, Sequence
 from itertools import chain
 from typing import Any
 
-from assay.metrics.base import MetricSpec, Param, Settings, Stats
+from assay.errors import InvalidOptionError
+from assay.metrics.base import BoundMetric, MetricSpec, Param, Settings, Stats
+from assay.metrics.bleu_smoothing import (
+    NEEDS_ORDER_5,
+    NLTK_SMOOTHINGS,
+    smoothed_precisions,
+    weighted_log_sum,
+)
 from assay.metrics.ngrams import (
     check_bool,
     check_positive_int,
@@ -67,19 +74,62 @@ from assay.metrics.ngrams import (
     shifted,
 )
 
-SMOOTHINGS = ("none", "floor", "add-k", "add-one-all", "exp")
+SMOOTHINGS = ("none", "floor", "add-k", "add-one-all", "exp", *NLTK_SMOOTHINGS)
+# nltk's SmoothingFunction numbering; each alias is recorded under its assay name.
+NLTK_METHODS = {"method0": "none", "method1": "floor", "method2": "add-k", "method3": "exp",
+                "method4": "length-exp", "method5": "average-3", "method6": "prior-interp",
+                "method7": "length-exp+average-3"}  # fmt: skip
 EMPTY_ORDERS = ("stop", "floor-one")
 _EMPTY_ALIASES = {"sacrebleu": "stop", "nltk": "floor-one"}
+BREVITY_REFS = ("closest", "shortest")
 
 
 def check_smoothing(value: Any) -> str:
-    """Validate a smoothing name."""
+    """Validate a smoothing name; nltk's ``method0`` … ``method7`` are aliases."""
+    value = NLTK_METHODS.get(value, value) if isinstance(value, str) else value
     if value not in SMOOTHINGS:
         raise ValueError(
-            f"expected one of {', '.join(SMOOTHINGS)} (nltk method1 = floor, "
-            "method2 = add-k, method3 = exp)"
+            f"expected one of {', '.join(SMOOTHINGS)} or nltk's method0 ... method7 "
+            "(method1 = floor, method2 = add-k, method3 = exp, method4 = length-exp, "
+            "method5 = average-3, method6 = prior-interp, method7 = length-exp+average-3)"
         )
     return str(value)
+
+
+def check_epsilon(value: Any) -> float:
+    """Validate ε of the floor smoothing: a number ≥ 0 (sacrebleu accepts 0)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
+        raise ValueError("expected a number >= 0")
+    if math.isinf(value):
+        raise ValueError("expected a finite number >= 0")
+    return float(value)
+
+
+def check_weights(value: Any) -> tuple[float, ...] | None:
+    """Validate per-order weights: ``None`` (uniform) or a non-empty sequence of numbers ≥ 0."""
+    if value is None:
+        return None
+    if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple)) or not value:
+        raise TypeError("expected a non-empty tuple of per-order weights, e.g. (0.5, 0.5)")
+    for w in value:
+        if isinstance(w, bool) or not isinstance(w, (int, float)) or not w >= 0:
+            raise ValueError(f"every weight must be a number >= 0, got {w!r}")
+    return tuple(float(w) for w in value)
+
+
+def check_brevity(value: Any) -> str:
+    """Validate the brevity-penalty reference length: ``closest`` or ``shortest``."""
+    if value not in BREVITY_REFS:
+        raise ValueError(
+            "expected 'closest' (sacrebleu, nltk) or 'shortest' (tf-nmt / Hugging Face bleu)"
+        )
+    return str(value)
+
+
+def stat_order(params: Mapping[str, Any]) -> int:
+    """Orders kept in the statistics: ``max_order``, at least 5 for ``average-3``."""
+    order = int(params["max_order"])
+    return max(order, 5) if params["smoothing"] in NEEDS_ORDER_5 else order
 
 
 def check_empty_order(value: Any) -> str:
@@ -96,10 +146,15 @@ def closest_ref_len(hyp_len: int, ref_lens: Sequence[int]) -> int:
 
 
 def bleu_statistics(
-    hyp: Sequence[str], refs: Sequence[Sequence[str]], max_order: int, floor_one: bool
+    hyp: Sequence[str],
+    refs: Sequence[Sequence[str]],
+    max_order: int,
+    floor_one: bool,
+    shortest: bool = False,
 ) -> Stats:
     """Per-segment statistics ``(hyp_len, ref_len, m_1..m_N, t_1..t_N)`` from tokens.
 
+    ``ref_len`` is the closest reference length, or the shortest with ``shortest``.
     Counting stops at the first order with fewer than two matches: an (n+1)-gram
     match contains two n-gram matches (or one n-gram occurring twice on both
     sides), so no higher order can match.
@@ -107,6 +162,8 @@ def bleu_statistics(
     hyp_len = len(hyp)
     if len(refs) == 1:
         ref_len = len(refs[0])
+    elif shortest:
+        ref_len = min(len(r) for r in refs)
     else:
         ref_len = closest_ref_len(hyp_len, [len(r) for r in refs])
     matches = [0] * max_order
@@ -143,7 +200,7 @@ def _order_matches(hyp: Sequence[str], refs: Sequence[Sequence[str]], n: int) ->
     return m
 
 
-def brevity_penalty(hyp_len: int, ref_len: int) -> float:
+def brevity_penalty(hyp_len: float, ref_len: float) -> float:
     """``1`` if c > r, ``0`` if c = 0, else ``exp(1 − r/c)``."""
     if hyp_len > ref_len:
         return 1.0
@@ -152,18 +209,21 @@ def brevity_penalty(hyp_len: int, ref_len: int) -> float:
     return math.exp(1 - ref_len / hyp_len)
 
 
-def bleu_from_statistics(stats: Sequence[int], params: Mapping[str, Any]) -> float:
+def bleu_from_statistics(stats: Sequence[float], params: Mapping[str, Any]) -> float:
     """BLEU from (summed) statistics with the smoothing and order rules in ``params``."""
     order, smoothing = params["max_order"], params["smoothing"]
     if smoothing != "add-one-all" and stats[2] == 0:
         return 0.0
+    if smoothing in NLTK_SMOOTHINGS:
+        return _nltk_bleu(stats, params)
+    width = stat_order(params)
     add_all = smoothing == "add-one-all"
     step = 1.0 if add_all else params["k"] if smoothing == "add-k" else 0.0
     logs: list[float] = []
     halvings = 1
     for n in range(order):
         m: float = stats[2 + n]
-        t: float = stats[2 + order + n]
+        t: float = stats[2 + width + n]
         if step and (n or add_all):
             m, t = m + step, t + step
         if t == 0:
@@ -175,13 +235,28 @@ def bleu_from_statistics(stats: Sequence[int], params: Mapping[str, Any]) -> flo
         elif smoothing == "exp":
             halvings *= 2
             logs.append(math.log(1.0 / (halvings * t)))
-        elif smoothing == "floor":
+        elif smoothing == "floor" and params["epsilon"] > 0:
             logs.append(math.log(params["epsilon"] / t))
-        else:
+        else:  # no smoothing, or a floor of ε = 0 (sacrebleu: the score is 0)
             return 0.0
     if not logs:
         return 0.0
-    return brevity_penalty(stats[0], stats[1]) * math.exp(math.fsum(logs) / len(logs))
+    weights = params.get("weights")
+    if weights is None:
+        mean = math.fsum(logs) / len(logs)
+    else:  # orders dropped by effective_order drop their weights too
+        mean = math.fsum(w * x for w, x in zip(weights, logs, strict=False))
+    return brevity_penalty(stats[0], stats[1]) * math.exp(mean)
+
+
+def _nltk_bleu(stats: Sequence[float], params: Mapping[str, Any]) -> float:
+    """BLEU under nltk's smoothing methods 4–7 (:mod:`assay.metrics.bleu_smoothing`)."""
+    order, width = params["max_order"], stat_order(params)
+    m, t = stats[2 : 2 + order], stats[2 + width : 2 + width + order]
+    extra = (stats[2 + 4], stats[2 + width + 4]) if width >= 5 else (0.0, 0.0)
+    p = smoothed_precisions(params["smoothing"], m, t, stats[0], extra)
+    weights = params.get("weights") or (1.0 / order,) * order
+    return brevity_penalty(stats[0], stats[1]) * math.exp(weighted_log_sum(p, weights))
 
 
 def _tokens(text: str, s: Settings) -> list[str]:
@@ -194,7 +269,9 @@ def _tokens(text: str, s: Settings) -> list[str]:
 def _stats(prediction: str, targets: Sequence[str], s: Settings) -> Stats:
     refs = [_tokens(t, s) for t in targets]
     floor_one = s.params["empty_order"] == "floor-one"
-    return bleu_statistics(_tokens(prediction, s), refs, s.params["max_order"], floor_one)
+    shortest = s.params["brevity"] == "shortest"
+    hyp = _tokens(prediction, s)
+    return bleu_statistics(hyp, refs, stat_order(s.params), floor_one, shortest)
 
 
 def _batch_stats(
@@ -205,7 +282,8 @@ def _batch_stats(
 
     from assay.metrics import _vector
 
-    order, floor_one = s.params["max_order"], s.params["empty_order"] == "floor-one"
+    order, floor_one = stat_order(s.params), s.params["empty_order"] == "floor-one"
+    shortest = s.params["brevity"] == "shortest"
     hyps = [_tokens(p, s) for p in predictions]
     refs = [[_tokens(t, s) for t in targets] for targets in targets_list]
     texts: list[list[str]] = []
@@ -220,7 +298,11 @@ def _batch_stats(
     )
     hyp_len = np.array([len(h) for h in hyps], dtype=np.int64)
     ref_len = [
-        len(r[0]) if len(r) == 1 else closest_ref_len(len(h), [len(t) for t in r])
+        len(r[0])
+        if len(r) == 1
+        else min(map(len, r))
+        if shortest
+        else closest_ref_len(len(h), [len(t) for t in r])
         for h, r in zip(hyps, refs, strict=True)
     ]
     totals = [np.maximum(hyp_len - k, 1 if floor_one else 0) for k in range(order)]
@@ -228,7 +310,7 @@ def _batch_stats(
     return list(map(tuple, table.T.tolist()))
 
 
-def _reduce(stats: Sequence[int], s: Settings) -> float:
+def _reduce(stats: Sequence[float], s: Settings) -> float:
     return bleu_from_statistics(stats, s.params)
 
 
@@ -258,15 +340,18 @@ def _params(smoothing: str, effective_order: bool) -> tuple[Param, ...]:
         Param("max_order", 4, "order", check_positive_int, "highest n-gram order N"),
         Param("lowercase", False, "lc", check_bool, "lowercase before tokenising"),
         Param("smoothing", smoothing, "smooth", check_smoothing, "smoothing method"),
-        Param("epsilon", 0.1, "eps", check_positive_number, "ε of the floor smoothing"),
+        Param("epsilon", 0.1, "eps", check_epsilon, "ε of the floor smoothing (0 allowed)"),
         Param("k", 1.0, "k", check_positive_number, "k of the add-k smoothing"),
         Param("effective_order", effective_order, "eff", check_bool, "drop empty orders"),
         Param("empty_order", "stop", "empty", check_empty_order, "stop or floor-one"),
+        Param("weights", None, "w", check_weights, "per-order weights", omit_default=True),
+        Param("brevity", "closest", "bp", check_brevity, "closest or shortest reference",
+              omit_default=True),  # fmt: skip
     )
 
 
 def _stat_names(params: Mapping[str, Any]) -> tuple[str, ...]:
-    order = params["max_order"]
+    order = stat_order(params)
     return (
         "hyp_len",
         "ref_len",
@@ -288,9 +373,27 @@ _EDGES = {
 _CITATION = "Papineni et al. 2002; smoothing: Lin & Och 2004, Chen & Cherry 2014"
 
 
+class BleuSpec(MetricSpec):
+    """A BLEU spec whose ``weights`` decide the number of orders when ``max_order`` is not given."""
+
+    __slots__ = ()
+
+    def bind(self, **options: Any) -> BoundMetric:
+        """Bind as usual; ``weights`` of length N imply ``max_order=N`` (nltk's rule)."""
+        weights = options.get("weights")
+        if isinstance(weights, (list, tuple)) and weights:
+            given = options.setdefault("max_order", len(weights))
+            if given != len(weights):
+                raise InvalidOptionError(
+                    f"metric {self.name!r}: {len(weights)} weights but max_order={given!r}; "
+                    "give one weight per order (or leave max_order out)."
+                )
+        return MetricSpec.bind(self, **options)
+
+
 def _stats_spec(name: str, description: str, tokenizer: str, effective_order: bool) -> MetricSpec:
     """The spec of a BLEU computed from summed statistics (``bleu``, ``corpus_bleu``)."""
-    return MetricSpec(
+    return BleuSpec(
         name=name,
         fn=_bleu,
         description=description,

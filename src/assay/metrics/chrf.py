@@ -106,8 +106,34 @@ def pair_statistics(hyp: _Side, ref: _Side, char_order: int) -> Stats:
     return (*chars, *words)
 
 
-def chrf_from_statistics(stats: Sequence[int], beta: float) -> float:
-    """The chrF score on the 0..1 scale from flattened ``(hyp, ref, match)`` statistics."""
+_EPS = 1e-16
+
+
+def chrf_eps_smoothed(stats: Sequence[float], beta: float) -> float:
+    """Score chrF with ``eps_smoothing`` (sacrebleu, torchmetrics, chrF++.py): mean per-order F.
+
+    An order without hypothesis (reference) n-grams gets precision (recall) 1e-16, and
+    an order whose F is undefined contributes 1e-16; the sum is divided by all orders.
+    """
+    factor = beta**2
+    total = 0.0
+    for i in range(0, len(stats), 3):
+        n_hyp, n_ref, n_match = stats[i], stats[i + 1], stats[i + 2]
+        prec = n_match / n_hyp if n_hyp > 0 else _EPS
+        rec = n_match / n_ref if n_ref > 0 else _EPS
+        denom = factor * prec + rec
+        total += (1 + factor) * prec * rec / denom if denom > 0 else _EPS
+    return total / (len(stats) // 3)
+
+
+def chrf_from_statistics(stats: Sequence[float], beta: float, eps: bool = False) -> float:
+    """The chrF score on the 0..1 scale from flattened ``(hyp, ref, match)`` statistics.
+
+    ``eps`` selects :func:`chrf_eps_smoothed`; otherwise sacrebleu's default
+    (effective-order averages of precision and recall, then one F).
+    """
+    if eps:
+        return chrf_eps_smoothed(stats, beta)
     factor = beta**2
     avg_p = avg_r = 0.0
     orders = 0
@@ -141,7 +167,7 @@ def _stats(prediction: str, targets: Sequence[str], s: Settings) -> Stats:
     best_score = -1.0
     for target in targets:
         stats = pair_statistics(hyp, _side(_prepare(target, s), *orders, hyp=False), orders[0])
-        value = chrf_from_statistics(stats, p["beta"])
+        value = chrf_from_statistics(stats, p["beta"], p["eps_smoothing"])
         if value > best_score:
             best, best_score = stats, value
     return best
@@ -157,6 +183,7 @@ def _batch_stats(
 
     p = s.params
     char_order, word_order, beta = p["char_order"], p["word_order"], p["beta"]
+    eps = p["eps_smoothing"]
     texts = [_prepare(text, s) for text in _pair_texts(predictions, targets_list)]
     chars = texts if p["whitespace"] else ["".join(text.split()) for text in texts]
     table = _pair_table(_vector.pack_chars(chars), char_order)
@@ -172,7 +199,7 @@ def _batch_stats(
         if len(pairs) == 1:
             out.append(pairs[0])
         else:
-            values = [chrf_from_statistics(row, beta) for row in pairs]
+            values = [chrf_from_statistics(row, beta, eps) for row in pairs]
             out.append(pairs[values.index(max(values))])
     return out
 
@@ -205,8 +232,8 @@ def _pair_table(packed: Any, max_order: int) -> Any:
     return np.vstack(columns).T
 
 
-def _reduce(stats: Sequence[int], s: Settings) -> float:
-    return chrf_from_statistics(stats, s.params["beta"])
+def _reduce(stats: Sequence[float], s: Settings) -> float:
+    return chrf_from_statistics(stats, s.params["beta"], s.params["eps_smoothing"])
 
 
 def _chrf(prediction: str, targets: Sequence[str], s: Settings) -> float:
@@ -229,6 +256,8 @@ def _params(word_order: int) -> tuple[Param, ...]:
         Param("beta", 2.0, "beta", check_positive_number, "recall weight β"),
         Param("lowercase", False, "lc", check_bool, "lowercase both sides"),
         Param("whitespace", False, "ws", check_bool, "keep whitespace in character n-grams"),
+        Param("eps_smoothing", False, "eps", check_bool, "mean of per-order F (chrF++.py)",
+              omit_default=True),  # fmt: skip
     )
 
 

@@ -32,6 +32,9 @@ class CorpusResult:
         signature: the metric's canonical signature.
         is_mean: true when ``value`` is the mean of ``values``.
         n: the number of items.
+        details: extra named figures of the corpus, e.g. the SQuAD v2.0 script's
+            ``best_f1``/``best_f1_thresh`` keys when ``no_answer_probabilities`` is given
+            (``None`` otherwise, and then absent from :meth:`to_dict`).
     """
 
     metric: str
@@ -42,6 +45,7 @@ class CorpusResult:
     signature: str
     is_mean: bool
     n: int
+    details: Mapping[str, float] | None = None
 
     @property
     def per_item(self) -> tuple[float, ...]:
@@ -59,7 +63,7 @@ class CorpusResult:
 
     def to_dict(self) -> dict[str, Any]:
         """The canonical JSON-ready form (lists instead of tuples)."""
-        return {
+        out: dict[str, Any] = {
             "is_mean": self.is_mean,
             "metric": self.metric,
             "n": self.n,
@@ -71,6 +75,9 @@ class CorpusResult:
             "value": self.value,
             "values": list(self.values),
         }
+        if self.details is not None:
+            out["details"] = dict(self.details)
+        return out
 
 
 def sum_statistics(rows: Sequence[Stats]) -> list[int]:

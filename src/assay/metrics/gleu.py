@@ -50,7 +50,7 @@ def gleu_statistics(
     return best if best is not None else (0, 0)
 
 
-def gleu_from_statistics(stats: Sequence[int]) -> float:
+def gleu_from_statistics(stats: Sequence[float]) -> float:
     """``tp / n_all``; 0 when ``n_all`` is 0."""
     return stats[0] / stats[1] if stats[1] else 0.0
 
@@ -71,7 +71,7 @@ def _stats(prediction: str, targets: Sequence[str], s: Settings) -> Stats:
     return gleu_statistics(hyp, refs, low, high)
 
 
-def _reduce(stats: Sequence[int], s: Settings) -> float:
+def _reduce(stats: Sequence[float], s: Settings) -> float:
     return gleu_from_statistics(stats)
 
 

@@ -9,10 +9,25 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from assay.errors import UnknownMetricError
-from assay.metrics import bleu, chrf, edit, exact, gleu, overlap, rouge, semantic, squad
+from assay.metrics import (
+    anls_star,
+    bleu,
+    chrf,
+    edit,
+    error_rate,
+    exact,
+    gleu,
+    overlap,
+    rouge,
+    semantic,
+    squad,
+    ter,
+)
 from assay.metrics.base import MetricSpec
 
-_FAMILIES = (exact, overlap, squad, edit, bleu, gleu, rouge, chrf, semantic)
+_FAMILIES = (
+    exact, overlap, squad, edit, anls_star, error_rate, ter, bleu, gleu, rouge, chrf, semantic
+)
 
 
 def _build() -> dict[str, MetricSpec]:
@@ -42,8 +57,9 @@ ALIASES = MappingProxyType(
         "anls_docvqa": "anls.docvqa",
         "anls-docvqa": "anls.docvqa",
         "docvqa_anls": "anls.docvqa",
-        "rouge1": "rouge_1",
-        "rouge2": "rouge_2",
+        "anls*": "anls_star",
+        "ANLS*": "anls_star",
+        **{f"rouge{n}": f"rouge_{n}" for n in range(1, 10)},
         "rougeL": "rouge_l",
         "rougeLsum": "rouge_lsum",
     }

