@@ -72,6 +72,8 @@ def test_reason_code_order_is_documented_order() -> None:
         "json_with_prose",
         "multiple_json_values",
         "truncated_json",
+        "nested_too_deep",
+        "number_too_long",
     )
 
 

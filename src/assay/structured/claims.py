@@ -34,8 +34,9 @@ nothing and is not a claim. A top-level scalar has no fields and yields no claim
 ============ ================================================================
 ``exact``     JSON equality (``1`` ≠ ``true``; ``1`` = ``1.0``)
 ``casefold``  strings equal after NFKC, ``str.casefold`` and whitespace collapse
-``number``    ``|claim − expected| <= tolerance`` (absolute; default 0); a
-              numeric string claim is read as a number
+``number``    ``|claim − expected| <= tolerance`` (absolute; default 0),
+              computed exactly on the decimals as written; a numeric
+              string claim is read as a number
 ``date``      both ISO ``YYYY-MM-DD`` and the same calendar day
 ``one_of``    ``value`` is a non-empty list; the claim matches one of them
               (``casefold`` for strings, ``exact`` otherwise)
@@ -49,6 +50,7 @@ tolerance or a ``date`` value that is not a date is an
 from __future__ import annotations
 
 import datetime as _dt
+import math
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -144,15 +146,19 @@ class Claim:
 def iter_leaves(
     value: Any, prefix: tuple[str | int, ...] = ()
 ) -> Iterator[tuple[tuple[str | int, ...], Any]]:
-    """Yield ``(path, leaf)`` for every non-null leaf under ``value`` (see module docstring)."""
-    if isinstance(value, dict):
-        for key in value:
-            yield from iter_leaves(value[key], prefix + (key,))
-    elif isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value):
-        for index, item in enumerate(value):
-            yield from iter_leaves(item, prefix + (index,))
-    elif value is not None and prefix:
-        yield prefix, value
+    """Yield ``(path, leaf)`` for every non-null leaf under ``value`` (see module docstring).
+
+    The walk keeps its own stack, so a deeply nested value cannot exhaust Python's.
+    """
+    stack: list[tuple[tuple[str | int, ...], Any]] = [(prefix, value)]
+    while stack:
+        path, node = stack.pop()
+        if isinstance(node, dict):
+            stack.extend((path + (k,), node[k]) for k in reversed(list(node)))
+        elif isinstance(node, list) and any(isinstance(v, (dict, list)) for v in node):
+            stack.extend((path + (i,), node[i]) for i in reversed(range(len(node))))
+        elif node is not None and path:
+            yield path, node
 
 
 def extract_claims(value: Any) -> tuple[Claim, ...]:
@@ -291,9 +297,13 @@ def _tolerance(spec: Mapping[str, Any], rule: str, label: str, where: _Where) ->
     tolerance = spec["tolerance"]
     if rule != "number":
         raise where.error(label, f"only the number rule takes a tolerance (rule is {rule!r})")
-    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or tolerance < 0:
-        raise where.error(label, f"must be a number >= 0, got {tolerance!r}")
-    return float(tolerance)
+    if (
+        isinstance(tolerance, bool)
+        or not isinstance(tolerance, (int, float))
+        or not 0 <= tolerance < math.inf
+    ):
+        raise where.error(label, f"must be a finite number >= 0, got {_short(tolerance)}")
+    return tolerance  # kept exact (a huge int stays an int; compared with Fraction)
 
 
 def _check_value(rule: str, values: list[Any], label: str, where: _Where) -> None:
@@ -301,6 +311,12 @@ def _check_value(rule: str, values: list[Any], label: str, where: _Where) -> Non
     for value in values:
         if rule == "number" and (isinstance(value, bool) or not isinstance(value, (int, float))):
             raise where.error(f"{label}.value", f"the number rule needs a number, got {value!r}")
+        if rule == "number" and isinstance(value, float) and not math.isfinite(value):
+            raise where.error(
+                f"{label}.value",
+                f"the number rule needs a finite number, got {value!r} "
+                "(a literal too large for a double); write it as an integer or a smaller value",
+            )
         if rule == "casefold" and not isinstance(value, str):
             raise where.error(f"{label}.value", f"the casefold rule needs a string, got {value!r}")
         if rule == "date" and parse_iso_date(value) is None:
@@ -311,6 +327,11 @@ def _check_value(rule: str, values: list[Any], label: str, where: _Where) -> Non
             raise where.error(
                 f"{label}.value", f"the one_of rule needs a non-empty list, got {value!r}"
             )
+
+
+def _short(value: Any) -> str:
+    text = repr(value) if not isinstance(value, int) or abs(value) < 10**50 else "a huge integer"
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def parse_iso_date(value: Any) -> _dt.date | None:

@@ -1,12 +1,21 @@
 """The FORMAT contract: a JSON Schema (Draft 2020-12) checked before anything is scored.
 
-The schema is validated with ``Draft202012Validator.check_schema`` when loaded; an
-invalid contract raises :class:`~assay.errors.InputFileError` naming the file and
-the schema location. Instances are validated with an explicit ``FormatChecker``,
-so ``format`` keywords such as ``date`` are asserted (Draft 2020-12 makes them
-annotations only unless a checker is given). Each violation becomes a
+The schema file is read with the strict decoder every input uses (duplicate keys
+and NaN refused). The schema may be an object or a boolean schema (``true`` /
+``false``). It is validated with ``Draft202012Validator.check_schema`` when loaded,
+every ``pattern`` is compiled (ECMA-262 dialect, :mod:`~assay.structured.ecma_regex`)
+and every ``$ref`` is resolved inside the document, never fetched
+(:mod:`~assay.structured.schema_refs`); an invalid contract raises
+:class:`~assay.errors.InputFileError` naming the file, line and schema location.
+
+Instances are validated with an explicit format checker
+(:mod:`~assay.structured.schema_formats`), so ``format`` keywords such as ``date``
+are asserted (Draft 2020-12 makes them annotations only unless a checker is given),
+and with user patterns run under a time limit
+(:mod:`~assay.structured.schema_keywords`). Each violation becomes a
 :class:`FieldError` with the JSON pointer of the offending field and the reason
-code ``schema.<keyword>``.
+code ``schema.<keyword>`` (``schema.pattern_timeout`` for a pattern past its time
+limit, ``nested_too_deep`` for a response too deep to validate).
 """
 
 from __future__ import annotations
@@ -21,6 +30,19 @@ from pathlib import Path
 from typing import Any
 
 from assay.errors import InputFileError
+from assay.io.jsonl import loads_strict
+from assay.structured.ecma_regex import DEFAULT_TIMEOUT, PatternError, compile_pattern
+from assay.structured.schema_formats import format_checker
+from assay.structured.schema_keywords import (
+    RUN,
+    TIMEOUT_KEYWORD,
+    PatternRun,
+    extra_properties,
+    validator_class,
+)
+from assay.structured.schema_refs import check_refs, registry_for, subschemas
+
+NESTED_TOO_DEEP = "nested_too_deep"
 
 
 def jsonschema_version() -> str:
@@ -69,32 +91,34 @@ class FieldError:
 class Contract:
     """A checked JSON Schema and a validator with an explicit format checker.
 
-    Building one runs ``check_schema``; an invalid schema raises at once.
+    Building one runs ``check_schema``, compiles every pattern and resolves every
+    ``$ref`` (inside the document only); a bad schema raises at once.
 
     Attributes:
-        schema: the schema object.
+        schema: the schema: an object, or ``true``/``false`` (boolean schemas).
         source: file name (or a label) the schema came from; named in errors.
+        pattern_timeout: time limit in seconds for one search of one user pattern.
         sha256: SHA-256 of the canonical JSON of the schema (computed).
         formats_asserted: ``format`` values in the schema that the checker asserts.
         formats_not_asserted: ``format`` values with no checker installed (annotations
             only; listed in the report so nobody assumes they were checked).
 
     Raises:
-        InputFileError: the schema is not an object or not a valid Draft 2020-12 schema.
+        InputFileError: the schema is not a valid Draft 2020-12 schema, a pattern
+            does not compile, or a ``$ref`` points outside the document or loops.
     """
 
-    schema: dict[str, Any]
+    schema: dict[str, Any] | bool
     source: str = "<schema>"
+    pattern_timeout: float = DEFAULT_TIMEOUT
     sha256: str = field(default="", init=False)
     formats_asserted: tuple[str, ...] = field(default=(), init=False)
     formats_not_asserted: tuple[str, ...] = field(default=(), init=False)
     _validator: Any = field(default=None, init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
-
         _check_schema(self.schema, self.source)
-        checker = Draft202012Validator.FORMAT_CHECKER
+        checker = format_checker()
         used = sorted(_formats_used(self.schema))
         canonical = json.dumps(self.schema, sort_keys=True, separators=(",", ":"))
         object.__setattr__(self, "sha256", hashlib.sha256(canonical.encode()).hexdigest())
@@ -104,52 +128,72 @@ class Contract:
         object.__setattr__(
             self, "formats_not_asserted", tuple(f for f in used if f not in checker.checkers)
         )
-        validator = Draft202012Validator(self.schema, format_checker=checker)
+        validator = validator_class()(
+            self.schema, format_checker=checker, registry=registry_for(self.schema)
+        )
         object.__setattr__(self, "_validator", validator)
 
     def check(self, instance: Any) -> tuple[FieldError, ...]:
         """All violations of ``instance``, sorted by (pointer, keyword, message).
 
+        A pattern search past the time limit is a ``schema.pattern_timeout`` error
+        (at the root when a ``not``/``anyOf`` swallowed it); a response nested too
+        deeply to validate is one ``nested_too_deep`` error at the root.
+
         Raises:
-            InputFileError: the schema has a ``$ref`` that cannot be resolved.
+            InputFileError: a ``$ref`` cannot be resolved (already refused at load).
         """
         from referencing.exceptions import Unresolvable
 
+        run = PatternRun(timeout=self.pattern_timeout)
+        token = RUN.set(run)
         found: set[FieldError] = set()
         try:
             for error in self._validator.iter_errors(instance):
                 found.update(_field_errors(error))
-        except Unresolvable as exc:
+        except Unresolvable as exc:  # refs are resolved at load; a safety net, not a path
             raise InputFileError(
-                self.source,
-                f"cannot resolve $ref ({exc}); inline the referenced schema under $defs",
-                field="$ref",
+                self.source, f"cannot resolve $ref ({exc}); inline it under $defs", field="$ref"
             ) from None
+        except RecursionError:
+            message = "the response is nested too deeply to validate; flatten it"
+            return (_make([], NESTED_TOO_DEEP, message),)
+        finally:
+            RUN.reset(token)
+        timeout_keyword = f"schema.{TIMEOUT_KEYWORD}"
+        if run.timeouts and not any(e.keyword == timeout_keyword for e in found):
+            found.add(_make([], timeout_keyword, str(run.timeouts[0])))
         return tuple(sorted(found))
 
     def to_dict(self) -> dict[str, Any]:
-        """Canonical JSON form (source, digest, draft, formats, jsonschema version)."""
+        """Canonical JSON form (source, digest, draft, formats, patterns, jsonschema version)."""
         return {
             "draft": "2020-12",
-            "format_checker": "jsonschema.Draft202012Validator.FORMAT_CHECKER",
+            "format_checker": "jsonschema.Draft202012Validator.FORMAT_CHECKER "
+            "with assay email, uuid, regex",
             "formats_asserted": list(self.formats_asserted),
             "formats_not_asserted": list(self.formats_not_asserted),
             "jsonschema_version": jsonschema_version(),
+            "pattern_dialect": "ECMA-262 via regex",
+            "pattern_timeout_seconds": self.pattern_timeout,
+            "ref_policy": "inside the schema document only; never fetched",
             "sha256": self.sha256,
             "source": self.source,
         }
 
 
 def _check_schema(schema: Any, source: str) -> None:
-    from jsonschema import Draft202012Validator
+    from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
     from jsonschema.exceptions import SchemaError  # type: ignore[import-untyped]
 
-    if not isinstance(schema, dict):
+    if not isinstance(schema, (dict, bool)):
         raise InputFileError(
-            source, f"a contract must be a JSON object, got {type(schema).__name__}"
+            source,
+            f"a contract must be a JSON object or true/false, got {type(schema).__name__}",
         )
+    _check_patterns(schema, source)
     try:
-        Draft202012Validator.check_schema(schema)
+        Draft202012Validator.check_schema(schema, format_checker=format_checker())
     except SchemaError as exc:
         where = json_pointer(exc.absolute_path) or "/"
         raise InputFileError(
@@ -157,32 +201,54 @@ def _check_schema(schema: Any, source: str) -> None:
             f"invalid JSON Schema (Draft 2020-12) at {where}: {exc.message}; fix the contract",
             field=where,
         ) from None
+    except RecursionError:
+        raise InputFileError(
+            source, "the schema is nested too deeply to check; flatten it (use $defs)"
+        ) from None
+    check_refs(schema, source)
+
+
+def _check_patterns(schema: Any, source: str) -> None:
+    """Every ``pattern`` and ``patternProperties`` key must compile (ECMA-262 dialect)."""
+    for pointer, sub in subschemas(schema):
+        patterns = [(f"{pointer}/pattern", sub.get("pattern"))]
+        if isinstance(sub.get("patternProperties"), dict):
+            patterns += [(f"{pointer}/patternProperties", p) for p in sub["patternProperties"]]
+        for where, pattern in patterns:
+            if not isinstance(pattern, str):
+                continue
+            try:
+                compile_pattern(pattern)
+            except PatternError as exc:
+                raise InputFileError(
+                    source, f"{exc}; write an ECMA-262 regular expression", field=where
+                ) from None
 
 
 def _formats_used(schema: Any) -> set[str]:
-    """Every string value of a ``format`` key anywhere in the schema."""
-    if isinstance(schema, dict):
-        found = {schema["format"]} if isinstance(schema.get("format"), str) else set()
-        return found.union(*(_formats_used(v) for v in schema.values()))
-    if isinstance(schema, list):
-        return set().union(*(_formats_used(v) for v in schema))
-    return set()
+    """Every string value of a ``format`` keyword in the schema's subschemas."""
+    return {sub["format"] for _, sub in subschemas(schema) if isinstance(sub.get("format"), str)}
 
 
-def contract_from_schema(schema: Any, source: str = "<schema>") -> Contract:
+def contract_from_schema(
+    schema: Any, source: str = "<schema>", *, pattern_timeout: float = DEFAULT_TIMEOUT
+) -> Contract:
     """Check ``schema`` with ``check_schema`` and build a :class:`Contract`.
 
     Raises:
-        InputFileError: the schema is not an object or is not a valid Draft 2020-12 schema.
+        InputFileError: the schema is not a valid Draft 2020-12 schema (see :class:`Contract`).
     """
-    return Contract(schema=schema, source=source)
+    return Contract(schema=schema, source=source, pattern_timeout=pattern_timeout)
 
 
-def load_contract(path: str | Path) -> Contract:
-    """Read a JSON Schema file and check it (see :func:`contract_from_schema`).
+def load_contract(path: str | Path, *, pattern_timeout: float = DEFAULT_TIMEOUT) -> Contract:
+    """Read a JSON Schema file with the strict decoder and check it.
+
+    Duplicate keys and NaN/Infinity are refused, as in every other input.
 
     Raises:
-        InputFileError: the file cannot be read, is not JSON, or is not a valid schema.
+        InputFileError: the file cannot be read, is not strict JSON, or is not a valid
+            schema; the message names the file, line and field.
     """
     try:
         text = Path(path).read_text(encoding="utf-8-sig")
@@ -191,13 +257,12 @@ def load_contract(path: str | Path) -> Contract:
     except UnicodeDecodeError as exc:
         raise InputFileError(path, f"not UTF-8 text ({exc.reason}); re-encode as UTF-8") from None
     try:
-        schema = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputFileError(
-            path,
-            f"invalid JSON ({exc.msg} at column {exc.colno}); fix the contract",
-            line=exc.lineno,
-        ) from None
+        schema = loads_strict(text, path, None)
+    except InputFileError as error:
+        if error.line is not None or error.field is None:
+            raise
+        line = duplicate_key_line(text)
+        raise InputFileError(path, error.problem, line=line, field=error.field) from None
     try:
         contract_from_schema(schema, source=str(path))  # errors name the full path
     except InputFileError as error:
@@ -205,13 +270,51 @@ def load_contract(path: str | Path) -> Contract:
         raise InputFileError(
             path, error.problem, line=locate_line(text, parts), field=error.field
         ) from None
-    return Contract(schema=schema, source=Path(path).name)
+    return Contract(schema=schema, source=Path(path).name, pattern_timeout=pattern_timeout)
 
 
 def _pointer_parts(pointer: str) -> list[str]:
     if pointer in ("", "/"):
         return []
     return [p.replace("~1", "/").replace("~0", "~") for p in pointer.split("/")[1:]]
+
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+
+
+def duplicate_key_line(text: str) -> int | None:
+    """1-based line of the first key given twice in one object of JSON ``text`` (or ``None``).
+
+    A small scan of the (already known to be well-formed up to there) text: a stack
+    of the keys seen in each open object; strings right after ``{`` or ``,`` in an
+    object are keys.
+    """
+    stack: list[set[str] | None] = []  # a set per open object, None per open array
+    expect_key, position = False, 0
+    while (match := re.compile(r'["{}\[\],]').search(text, position)) is not None:
+        char, position = match.group(), match.end()
+        if char == '"':
+            literal = _STRING.match(text, match.start())
+            if literal is None:
+                return None
+            position = literal.end()
+            keys = stack[-1] if stack else None
+            if expect_key and keys is not None:
+                key = json.loads(literal.group())
+                if key in keys:
+                    return text.count("\n", 0, match.start()) + 1
+                keys.add(key)
+            expect_key = False
+        elif char in "{[":
+            stack.append(set() if char == "{" else None)
+            expect_key = char == "{"
+        elif char in "}]":
+            if stack:
+                stack.pop()
+            expect_key = False
+        else:
+            expect_key = bool(stack) and stack[-1] is not None
+    return None
 
 
 def locate_line(text: str, keys: Sequence[str]) -> int | None:
@@ -238,7 +341,7 @@ def _field_errors(error: Any) -> list[FieldError]:
     errors at each extra property, rather than at their parent object.
     """
     path: list[str | int] = list(error.absolute_path)
-    keyword = f"schema.{error.validator}"
+    keyword = f"schema.{error.validator}" if error.validator is not None else "schema.false"
     if error.validator == "required" and isinstance(error.instance, dict):
         missing = [p for p in error.validator_value if p not in error.instance]
         return [
@@ -255,13 +358,7 @@ def _field_errors(error: Any) -> list[FieldError]:
 
 def _extra_properties(instance: dict[str, Any], schema: dict[str, Any]) -> list[str]:
     """Properties of ``instance`` matched by neither ``properties`` nor ``patternProperties``."""
-    declared = schema.get("properties", {})
-    patterns = [re.compile(p) for p in schema.get("patternProperties", {})]
-    return [
-        name
-        for name in instance
-        if name not in declared and not any(p.search(name) for p in patterns)
-    ]
+    return extra_properties(instance, schema)
 
 
 def _make(path: Sequence[str | int], keyword: str, message: str) -> FieldError:

@@ -15,6 +15,8 @@ reason code                when
 ``json_with_prose``        a JSON value with other text before or after it
 ``multiple_json_values``   more than one top-level JSON value (or fence)
 ``truncated_json``         a JSON value that stops before it is complete
+``nested_too_deep``        JSON nested too deeply to read (about 1,000 levels or more)
+``number_too_long``        an integer literal longer than Python reads (4,300 digits)
 =========================  ==========================================================
 
 One response may carry several codes (``"Here it is: ```json {...}```"`` is both
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +38,8 @@ FENCED_JSON = "fenced_json"
 JSON_WITH_PROSE = "json_with_prose"
 MULTIPLE_JSON_VALUES = "multiple_json_values"
 TRUNCATED_JSON = "truncated_json"
+NESTED_TOO_DEEP = "nested_too_deep"
+NUMBER_TOO_LONG = "number_too_long"
 PARSE_REASONS: tuple[str, ...] = (
     EMPTY,
     NOT_JSON,
@@ -42,6 +47,8 @@ PARSE_REASONS: tuple[str, ...] = (
     JSON_WITH_PROSE,
     MULTIPLE_JSON_VALUES,
     TRUNCATED_JSON,
+    NESTED_TOO_DEEP,
+    NUMBER_TOO_LONG,
 )
 
 _FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+.-]*)[ \t]*\n?(.*?)(?:```|\Z)", re.DOTALL)
@@ -52,7 +59,17 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+class _NumberTooLong(Exception):  # noqa: N818 - not a ValueError: it must not read as "not JSON"
+    """An integer literal past Python's int-from-text digit limit."""
+
+
+def _parse_int(text: str) -> int:
+    if len(text.lstrip("-")) > sys.get_int_max_str_digits() > 0:
+        raise _NumberTooLong(text[:20])
+    return int(text)
+
+
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_int=_parse_int)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +97,15 @@ class Parsed:
 
 def parse_response(response: str) -> Parsed:
     """Classify a raw response (see the module docstring for the reason codes)."""
+    try:
+        return _classify(response)
+    except RecursionError:
+        return Parsed((NESTED_TOO_DEEP,))
+    except _NumberTooLong:
+        return Parsed((NUMBER_TOO_LONG,))
+
+
+def _classify(response: str) -> Parsed:
     if not response.strip():
         return Parsed((EMPTY,))
     try:

@@ -14,9 +14,12 @@
 
 from __future__ import annotations
 
+import math
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
 from typing import Any, Protocol, runtime_checkable
 
 from assay.structured.claims import Claim, FieldReference, Reference, parse_iso_date
@@ -145,10 +148,7 @@ def judge_field(claim: Claim, reference: FieldReference | None) -> ClaimVerdict:
 def _compare(rule: str, claim: Any, expected: Any, tolerance: float) -> bool | str:
     """``True``/``False`` for a decided comparison, or a string saying why it cannot decide."""
     if rule == "number":
-        number = _as_number(claim)
-        if number is None:
-            return f"claim {claim!r} is not a number"
-        return abs(number - float(expected)) <= tolerance
+        return _compare_numbers(claim, expected, tolerance)
     if rule == "date":
         day = parse_iso_date(claim)
         if day is None:
@@ -161,17 +161,55 @@ def _compare(rule: str, claim: Any, expected: Any, tolerance: float) -> bool | s
     return json_equal(claim, expected)
 
 
-def _as_number(value: Any) -> float | None:
+def _compare_numbers(claim: Any, expected: Any, tolerance: float) -> bool | str:
+    """``|claim - expected| <= tolerance``, computed exactly (no float rounding, no overflow).
+
+    Each side is read as the decimal number it is written as (a float as its shortest
+    repr, so ``0.1`` and ``"0.1"`` are equal) and compared as a :class:`~fractions.Fraction`.
+    """
+    number = _as_number(claim)
+    if isinstance(number, str):
+        return f"claim {_short(claim)} {number}"
+    reference = _as_number(expected)
+    if isinstance(reference, str):
+        return f"reference value {_short(expected)} {reference}"
+    limit = _as_number(tolerance)
+    if isinstance(limit, str):
+        return f"tolerance {_short(tolerance)} {limit}"
+    return abs(number - reference) <= limit
+
+
+# a numeric string's exponent beyond this is too large to compare exactly in reasonable time
+MAX_EXPONENT = 4300
+
+
+def _as_number(value: Any) -> Fraction | str:
+    """The exact value of a JSON number or numeric string, or why there is none."""
     if isinstance(value, bool):
-        return None
-    if isinstance(value, (int, float)):
-        return float(value)
-    if isinstance(value, str):
-        try:
-            return float(value.strip())
-        except ValueError:
-            return None
-    return None
+        return "is not a number"
+    if isinstance(value, int):
+        return Fraction(value)
+    if isinstance(value, float):
+        # a JSON number is a decimal literal: read the float as the shortest decimal it prints as
+        return Fraction(repr(value)) if math.isfinite(value) else "is not a finite number"
+    if not isinstance(value, str):
+        return "is not a number"
+    try:
+        decimal = Decimal(value.strip())
+    except (InvalidOperation, ValueError):
+        return "is not a number"
+    if not decimal.is_finite():
+        return "is not a finite number"
+    if abs(decimal.adjusted()) > MAX_EXPONENT:
+        return f"has an exponent beyond ±{MAX_EXPONENT}; too large to compare exactly"
+    return Fraction(decimal)
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**50:
+        return f"(an integer of {len(str(abs(value)))} digits)"
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _fold(text: str) -> str:
