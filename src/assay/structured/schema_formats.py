@@ -1,4 +1,4 @@
-"""The ``format`` checker of a contract: jsonschema's, with its own ``email``, ``uuid``, ``regex``.
+"""The ``format`` checker of a contract: jsonschema's, with assay's own for six formats.
 
 jsonschema's Draft 2020-12 checker accepts any string holding an ``@`` as an
 ``email`` and any string :class:`uuid.UUID` can read as a ``uuid`` (so ``@example.com``
@@ -11,6 +11,8 @@ Python's ``re``. Here:
 * ``idn-email`` is the same with UTF-8 allowed (RFC 6531): any non-ASCII character in the
   local part (at most 64 octets) and in host-name labels;
 * ``uuid`` is exactly ``8-4-4-4-12`` ASCII hexadecimal digits (RFC 9562 text form);
+* ``date-time`` and ``time`` are RFC 3339 (``full-date "T" full-time``; an offset is
+  required; ``T``/``Z`` in either case; a leap second ``:60`` only at 23:59 UTC);
 * ``regex`` is a pattern that compiles in the ECMA-262 dialect assay runs patterns in.
 
 Every other format is jsonschema's own checker, except ``idn-hostname``, which is
@@ -22,6 +24,7 @@ JSON-Schema-Test-Suite (``tests/test_structured_schema_suite.py``).
 
 from __future__ import annotations
 
+import datetime as _dt
 import ipaddress
 import re
 from functools import lru_cache
@@ -81,6 +84,42 @@ def is_uuid(value: object) -> bool:
     return not isinstance(value, str) or _UUID.match(value) is not None
 
 
+_TIME = re.compile(
+    r"([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.[0-9]+)?(?:[Zz]|([+-])([0-9]{2}):([0-9]{2}))\Z"
+)
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}\Z")
+
+
+def is_time(value: object) -> bool:
+    """Whether ``value`` is an RFC 3339 ``full-time`` (non-strings pass)."""
+    if not isinstance(value, str):
+        return True
+    match = _TIME.match(value)
+    if match is None:
+        return False
+    hour, minute, second = (int(match.group(i)) for i in (1, 2, 3))
+    sign = {"+": 1, "-": -1, None: 0}[match.group(4)]
+    offset_hour, offset_minute = (int(match.group(i) or 0) for i in (5, 6))
+    if hour > 23 or minute > 59 or second > 60 or offset_hour > 23 or offset_minute > 59:
+        return False
+    utc = (hour * 60 + minute - sign * (offset_hour * 60 + offset_minute)) % 1440
+    return second < 60 or utc == 23 * 60 + 59
+
+
+def is_date_time(value: object) -> bool:
+    """Whether ``value`` is an RFC 3339 ``date-time`` (non-strings pass)."""
+    if not isinstance(value, str):
+        return True
+    day, separator, time = value[:10], value[10:11], value[11:]
+    if separator not in ("T", "t") or not _DATE.match(day) or not is_time(time):
+        return False
+    try:
+        _dt.date.fromisoformat(day)
+    except ValueError:
+        return False
+    return True
+
+
 def is_regex(value: object) -> bool:
     """Whether ``value`` compiles as an ECMA-262 pattern (as assay runs ``pattern``)."""
     if not isinstance(value, str):
@@ -100,7 +139,14 @@ def format_checker() -> Any:
     checker = FormatChecker(formats=())
     checker.checkers = dict(Draft202012Validator.FORMAT_CHECKER.checkers)
     checker.checkers.pop("idn-hostname", None)
-    own = (("email", is_email), ("idn-email", is_idn_email), ("uuid", is_uuid), ("regex", is_regex))
+    own = (
+        ("date-time", is_date_time),
+        ("email", is_email),
+        ("idn-email", is_idn_email),
+        ("regex", is_regex),
+        ("time", is_time),
+        ("uuid", is_uuid),
+    )
     for name, check in own:
         checker.checks(name)(check)
     return checker
