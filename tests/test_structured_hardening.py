@@ -176,6 +176,18 @@ def test_python_only_pattern_syntax_is_refused_naming_the_field(tmp_path: Path) 
     assert info.value.field == "/pattern" and info.value.line == 3
 
 
+def test_contract_pickles_with_its_pattern_limit() -> None:
+    # Dask ships the contract to workers: the rebuilt one must judge the same way
+    import pickle
+
+    contract = contract_from_schema(
+        {"not": {"pattern": "^(a|aa)+$"}}, "c.json", pattern_timeout=0.05
+    )
+    again = pickle.loads(pickle.dumps(contract))
+    assert again.pattern_timeout == 0.05 and again.sha256 == contract.sha256
+    assert [e.keyword for e in again.check("a" * 40 + "!")] == ["schema.pattern_timeout"]
+
+
 # ---------------------------------------------------------------- 4. no network
 
 

@@ -133,6 +133,10 @@ class Contract:
         )
         object.__setattr__(self, "_validator", validator)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as the inputs (the validator is rebuilt, and rechecked, where it is loaded)."""
+        return (_rebuild, (self.schema, self.source, self.pattern_timeout))
+
     def check(self, instance: Any) -> tuple[FieldError, ...]:
         """All violations of ``instance``, sorted by (pointer, keyword, message).
 
@@ -180,6 +184,10 @@ class Contract:
             "sha256": self.sha256,
             "source": self.source,
         }
+
+
+def _rebuild(schema: Any, source: str, pattern_timeout: float) -> Contract:
+    return Contract(schema=schema, source=source, pattern_timeout=pattern_timeout)
 
 
 def _check_schema(schema: Any, source: str) -> None:
