@@ -20,7 +20,7 @@ from assay.evaluation.profiles import DUPLICATE_POLICIES, PROFILES
 
 F = TypeVar("F", bound=Callable[..., Any])
 METRIC_CHOICES = ("accuracy", "token_f1", "anls")
-TEST_CHOICES = ("approximate_randomization", "paired_bootstrap")
+TEST_CHOICES = ("approximate_randomization", "paired_bootstrap", "exact_sign_flip")
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,11 +148,14 @@ def stats_options(func: F) -> F:
             click.option(
                 "--test", "method", type=click.Choice(TEST_CHOICES),
                 default="approximate_randomization", show_default=True,
-                help="Paired significance test (sacrebleu's definitions).",
+                help="Paired significance test (sacrebleu's definitions; exact_sign_flip: "
+                "the exact randomisation test for 0/1 scores, no trials).",
             ),
             click.option(
                 "--trials", "--resamples", "trials", type=click.IntRange(min=2), default=None,
-                help="Trials (AR) or resamples (bootstrap) per pair [default: 10000 / 1000].",
+                help="Trials (AR) or resamples (bootstrap) per pair [default: 10000 / 1000, "
+                "raised to the minimum that can reach alpha after Holm; a smaller explicit "
+                "count is refused].",
             ),
             click.option(
                 "--seed", type=click.IntRange(min=0), default=12345, show_default=True,

@@ -40,7 +40,7 @@ from assay.evaluation.runs import EvaluationResult
 RESULT_KIND = "assay.result"
 RESULT_VERSION = 1
 METRICS = ("accuracy", "token_f1", "anls")
-TESTS = ("approximate_randomization", "paired_bootstrap")
+TESTS = ("approximate_randomization", "paired_bootstrap", "exact_sign_flip")
 POWER = 0.80
 
 
@@ -50,8 +50,10 @@ class CompareOptions:
 
     Attributes:
         metric: the metric that ranks systems and is tested pairwise.
-        method: ``approximate_randomization`` or ``paired_bootstrap``.
-        n_resamples: trials/resamples per pair (``None``: 10000 AR, 1000 bootstrap).
+        method: ``approximate_randomization``, ``paired_bootstrap`` or
+            ``exact_sign_flip`` (0/1 scores only: the exact randomisation p-value).
+        n_resamples: trials/resamples per pair (``None``: 10000 AR, 1000 bootstrap,
+            raised by the power guard when too few to reach alpha after Holm).
         seed: seed of every random procedure.
         alpha: family-wise significance level (Holm, tie groups).
         confidence: interval coverage.
@@ -252,6 +254,9 @@ def comparison(systems: Sequence[SystemResult], options: CompareOptions) -> dict
         "metric": options.metric,
         "method": compared.method,
         "n_resamples": compared.n_resamples,
+        "n_resamples_requested": compared.n_resamples_requested,
+        "min_trials": compared.min_trials,
+        "power_guard": compared.power_guard,
         "seed": compared.seed,
         "alpha": compared.alpha,
         "power": POWER,
@@ -280,11 +285,24 @@ def statistics_settings(options: CompareOptions, clustered: bool) -> dict[str, A
         "se_method": "clustered" if clustered else "iid",
         "rate_interval": "wilson (accuracy, when every score is 0 or 1)",
         "paired_test": options.method,
-        "p_value": "(count + 1) / (trials + 1), count = resampled |difference| "
-        + (">= observed (ties count)" if options.ties_count else "> observed (sacrebleu)"),
+        "p_value": _p_value_rule(options),
+        "power_guard": "a default trial count too small to reach alpha after Holm is "
+        "raised to the minimum; an explicit one is refused",
         "multiple_comparisons": "holm",
         "tie_groups": "Holm-adjusted p <= alpha against the next-better system starts a new group",
     }
+
+
+def _p_value_rule(options: CompareOptions) -> str:
+    """How the paired test's p-value is computed, in words."""
+    if options.method == "exact_sign_flip":
+        return (
+            "exact: P(|2K - D| >= |a_only - b_only|), K ~ Binomial(D, 1/2) over the "
+            "D discordant items (no trials)"
+        )
+    return "(count + 1) / (trials + 1), count = resampled |difference| " + (
+        ">= observed (ties count)" if options.ties_count else "> observed (sacrebleu)"
+    )
 
 
 def result_document(

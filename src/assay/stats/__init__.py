@@ -8,7 +8,11 @@ library, NumPy and :mod:`assay.errors`. Random procedures take an explicit seed
 * :mod:`assay.stats.bootstrap` — seeded bootstrap of corpus/ratio statistics.
 * :mod:`assay.stats.paired` — paired tests: paired difference, minimum detectable
   difference, paired bootstrap, approximate randomisation.
-* :mod:`assay.stats.exact` — exact paired test for 0/1 scores (McNemar).
+* :mod:`assay.stats.exact` — exact paired tests for 0/1 scores (McNemar, the
+  exact sign-flip test).
+* :mod:`assay.stats.allpairs` — every pair's paired test from one shared
+  resampling stream (one swap matrix times the matrix of per-item differences).
+* :mod:`assay.stats.guard` — the power guard (trials that can reach alpha after Holm).
 * :mod:`assay.stats.correction` — multiple-comparison correction (Holm).
 * :mod:`assay.stats.ties` — tie groups of ranked systems.
 * :mod:`assay.stats.comparison` — :func:`compare_systems` (all pairs,
@@ -28,7 +32,8 @@ from assay.stats.bootstrap import (
 )
 from assay.stats.comparison import PairComparison, SystemComparison, compare_systems
 from assay.stats.correction import HolmResult, holm
-from assay.stats.exact import McNemarResult, mcnemar_exact
+from assay.stats.exact import McNemarResult, exact_sign_flip, mcnemar_exact
+from assay.stats.guard import minimum_trials
 from assay.stats.intervals import (
     MeanEstimate,
     RateEstimate,
@@ -62,10 +67,12 @@ __all__ = [
     "bootstrap",
     "clustered_mean_interval",
     "compare_systems",
+    "exact_sign_flip",
     "holm",
     "mcnemar_exact",
     "mean_interval",
     "minimum_detectable_difference",
+    "minimum_trials",
     "paired_approximate_randomization",
     "paired_bootstrap",
     "paired_difference",

@@ -1,9 +1,11 @@
 """All-pairs comparison of systems scored on the same items, with tie groups.
 
 :func:`compare_systems` ranks the systems by their statistic on all items, runs
-the chosen paired test (:mod:`assay.stats.paired`) for every pair, adjusts the
-p-values with Holm (:mod:`assay.stats.correction`) and groups systems whose
-adjacent difference is not significant (:mod:`assay.stats.ties`).
+the chosen paired test for every pair at once (:mod:`assay.stats.allpairs`: one
+resampling stream shared by all pairs, the same numbers as the per-pair functions
+of :mod:`assay.stats.paired`), applies the power guard (:mod:`assay.stats.guard`),
+adjusts the p-values with Holm (:mod:`assay.stats.correction`) and groups systems
+whose adjacent difference is not significant (:mod:`assay.stats.ties`).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 from numpy.typing import ArrayLike
 
 from assay.errors import InvalidInputError, InvalidOptionError
@@ -24,20 +27,21 @@ from assay.stats._common import (
     finite_or_none,
     record_dict,
 )
+from assay.stats.allpairs import all_pair_tests
 from assay.stats.bootstrap import Reducer, full_score, prepare
 from assay.stats.correction import holm
+from assay.stats.exact import EXACT_SIGN_FLIP
+from assay.stats.guard import SAMPLED_TESTS, could_separate, guarded_trials, minimum_trials
 from assay.stats.paired import (
     DEFAULT_AR_TRIALS,
     DEFAULT_BOOTSTRAP_RESAMPLES,
     PairedDifference,
     PairedTestResult,
-    paired_approximate_randomization,
-    paired_bootstrap,
     paired_difference,
 )
 from assay.stats.ties import TieGroups, tie_groups
 
-PAIRED_TESTS = ("approximate_randomization", "paired_bootstrap")
+PAIRED_TESTS = ("approximate_randomization", "paired_bootstrap", EXACT_SIGN_FLIP)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +55,9 @@ class PairComparison:
         p_holm: Holm-adjusted p-value across all pairs (``None`` when not available).
         difference: analytic paired difference of per-item means (1-D per-item
             scores only; ``None`` for corpus statistics with a reducer).
+        could_separate: whether this test could have reached ``alpha`` after Holm at
+            all (its smallest attainable p times the number of pairs); a tie from a
+            test that could not is a lack of evidence, not a measured tie.
     """
 
     a: str
@@ -58,6 +65,7 @@ class PairComparison:
     test: PairedTestResult
     p_holm: float | None
     difference: PairedDifference | None
+    could_separate: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         """Return the canonical JSON form (sorted keys)."""
@@ -76,9 +84,15 @@ class SystemComparison:
         method: the paired test used.
         n_resamples: resamples or trials per pair.
         seed: the seed used for every pair (each pair's p-value does not depend on
-            which other systems are compared).
+            which other systems are compared, unless the power guard raised the
+            default count, which depends on the number of pairs).
         alpha: family-wise significance level.
         higher_is_better: ranking direction.
+        n_resamples_requested: the count asked for (or its default); 0 for the exact test.
+        min_trials: the fewest trials that can reach ``alpha`` after Holm over these
+            pairs (:func:`~assay.stats.guard.minimum_trials`; 0 for the exact test).
+        power_guard: ``"met"`` (the requested count could reach alpha), ``"raised"``
+            (a default count was raised to ``min_trials``) or ``"exact"`` (no trials).
     """
 
     systems: tuple[str, ...]
@@ -90,6 +104,9 @@ class SystemComparison:
     seed: int
     alpha: float
     higher_is_better: bool
+    n_resamples_requested: int = 0
+    min_trials: int = 0
+    power_guard: str = "met"
 
     def to_dict(self) -> dict[str, Any]:
         """Return the canonical JSON form (sorted keys, seed and n_resamples included)."""
@@ -105,25 +122,6 @@ def _rank(scores: Mapping[str, float | None], higher_is_better: bool) -> list[st
         return (value is None, 0.0 if value is None else sign * value, name)
 
     return sorted(scores, key=key)
-
-
-def _run_test(
-    method: str,
-    a: Any,
-    b: Any,
-    reducer: Reducer | None,
-    n_resamples: int,
-    seed: int,
-    ties_count: bool = False,
-) -> PairedTestResult:
-    """Run the named paired test of ``a`` vs ``b``."""
-    if method == "paired_bootstrap":
-        return paired_bootstrap(
-            a, b, reducer, n_resamples=n_resamples, seed=seed, ties_count=ties_count
-        )
-    return paired_approximate_randomization(
-        a, b, reducer, n_trials=n_resamples, seed=seed, ties_count=ties_count
-    )
 
 
 def compare_systems(
@@ -143,8 +141,12 @@ def compare_systems(
         stats: per system, its per-item values (1-D) or sufficient statistics,
             all for the same items in the same order.
         reducer: vectorised map from summed statistics to scores (``None``: the mean).
-        method: ``"approximate_randomization"`` (default) or ``"paired_bootstrap"``.
-        n_resamples: trials/resamples per pair (default 10000 for AR, 1000 for bootstrap).
+        method: ``"approximate_randomization"`` (default), ``"paired_bootstrap"`` or
+            ``"exact_sign_flip"`` (per-item 0/1 scores only; nothing is sampled).
+        n_resamples: trials/resamples per pair (default 10000 for AR, 1000 for
+            bootstrap). The power guard (:mod:`assay.stats.guard`) raises a default
+            count that cannot reach ``alpha`` after Holm (``power_guard = "raised"``)
+            and refuses an explicit one with one line naming the minimum.
         seed: seed used for every pair.
         alpha: family-wise level; Holm-adjusted ``p <= alpha`` separates rank groups.
         higher_is_better: whether larger scores rank first.
@@ -154,32 +156,43 @@ def compare_systems(
     Returns:
         A :class:`SystemComparison`. When p-values are not available (fewer than two
         items), adjacent systems are reported as tied: no evidence separates them.
+
+    Raises:
+        InvalidOptionError: unknown method, or an explicit ``n_resamples`` too small
+            to reach ``alpha`` after the Holm correction.
+        InvalidInputError: inconsistent statistics, or non-0/1 scores for the exact test.
     """
-    n_resamples = _check_method(method, n_resamples)
+    requested = _check_method(method, n_resamples)
     seed, alpha = check_seed(seed), check_probability(alpha, "alpha")
     prepared, scores = _system_scores(stats, reducer)
     ranked = _rank(scores, higher_is_better)
-    tests = [
-        (x, y, _run_test(method, prepared[x], prepared[y], reducer, n_resamples, seed, ties_count))
-        for i, x in enumerate(ranked)
-        for y in ranked[i + 1 :]
-    ]
-    adjusted = _holm_or_none([t.p_value for _, _, t in tests], alpha)
-    pairs = tuple(
-        PairComparison(x, y, test, p_holm, _analytic(prepared[x], prepared[y], reducer))
-        for (x, y, test), p_holm in zip(tests, adjusted, strict=True)
-    )
+    index = [(i, j) for i in range(len(ranked)) for j in range(i + 1, len(ranked))]
+    m = len(index)
+    trials, guard = guarded_trials(method, requested, n_resamples is None, m, alpha)
+    arrays = [prepared[name] for name in ranked]
+    tests = all_pair_tests(method, arrays, index, reducer, trials, seed, ties_count)
+    adjusted = _holm_or_none([t.p_value for t in tests], alpha)
+    pairs = []
+    for (i, j), test, p_holm in zip(index, tests, adjusted, strict=True):
+        a, b = arrays[i], arrays[j]
+        discordant = int(np.sum(a != b)) if method == EXACT_SIGN_FLIP else 0
+        separable = could_separate(method, test.p_value, trials, discordant, m, alpha)
+        analytic = _analytic(a, b, reducer)
+        pairs.append(PairComparison(ranked[i], ranked[j], test, p_holm, analytic, separable))
     lookup = {(p.a, p.b): 1.0 if p.p_holm is None else p.p_holm for p in pairs}
     return SystemComparison(
         systems=tuple(ranked),
         scores=tuple(scores[name] for name in ranked),
-        pairs=pairs,
+        pairs=tuple(pairs),
         ties=tie_groups(ranked, lookup, alpha=alpha),
         method=method,
-        n_resamples=n_resamples,
+        n_resamples=trials,
         seed=seed,
         alpha=alpha,
         higher_is_better=bool(higher_is_better),
+        n_resamples_requested=requested if method in SAMPLED_TESTS else 0,
+        min_trials=minimum_trials(m, alpha) if method in SAMPLED_TESTS and m else 0,
+        power_guard=guard,
     )
 
 
@@ -189,6 +202,8 @@ def _check_method(method: str, n_resamples: int | None) -> int:
         raise InvalidOptionError(
             f"method must be one of {', '.join(PAIRED_TESTS)}, got {method!r}."
         )
+    if method == EXACT_SIGN_FLIP:
+        return 0
     if n_resamples is None:
         ar = method == "approximate_randomization"
         return DEFAULT_AR_TRIALS if ar else DEFAULT_BOOTSTRAP_RESAMPLES

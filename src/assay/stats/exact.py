@@ -3,6 +3,10 @@
 * :func:`mcnemar_exact` — exact two-sided McNemar test for 0/1 scores: with ``b``
   items only system a gets right and ``c`` only b, ``p = min(1, 2 * sum_{i <= min(b, c)}
   C(b + c, i) / 2^(b + c))``.
+* :func:`exact_sign_flip` — the exact version of paired approximate randomisation
+  for 0/1 scores (method name ``exact_sign_flip``): the sign-flip distribution over
+  the discordant items is binomial, so the p-value is computed, not sampled. It
+  equals McNemar's exact p-value, reported as a paired test result.
 """
 
 from __future__ import annotations
@@ -16,6 +20,10 @@ from numpy.typing import ArrayLike
 
 from assay.errors import InvalidInputError
 from assay.stats._common import EMPTY, OK, FloatArray, as_values, check_same_length, record_dict
+from assay.stats.paired import PairedTestResult
+
+#: Method name of the exact sign-flip test in results and signatures.
+EXACT_SIGN_FLIP = "exact_sign_flip"
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,3 +94,60 @@ def mcnemar_exact(a: ArrayLike, b: ArrayLike) -> McNemarResult:
         return McNemarResult(0, 0, 0, 0, 0, None, "exact_binomial", EMPTY)
     p_value = _binomial_two_sided(min(a_only, b_only), a_only + b_only)
     return McNemarResult(n, both, a_only, b_only, neither, p_value, "exact_binomial", OK)
+
+
+def sign_flip_p_value(a_only: int, b_only: int) -> float:
+    """Return the exact two-sided sign-flip p-value of 0/1 paired scores.
+
+    Under the null each of the ``D = a_only + b_only`` discordant items favours
+    either system with probability 1/2 (a random swap), so the paired sum
+    difference is ``2K - D`` with ``K ~ Binomial(D, 1/2)`` and
+    ``p = P(|2K - D| >= |a_only - b_only|) = min(1, 2 * P(K <= min(a_only, b_only)))``;
+    concordant items never change the statistic.
+    """
+    return _binomial_two_sided(min(a_only, b_only), a_only + b_only)
+
+
+def exact_sign_flip(a: ArrayLike, b: ArrayLike, *, seed: int = 0) -> PairedTestResult:
+    """Exact paired sign-flip (randomisation) test of two systems' 0/1 scores.
+
+    The exact distribution that approximate randomisation samples: every one of the
+    ``2^n`` swap patterns, counted in closed form (no sampling error, no trials).
+    Ties with the observed difference count (``count_rule = "greater_or_equal"``).
+
+    Args:
+        a: system a's 0/1 per-item scores.
+        b: system b's 0/1 per-item scores, same items in the same order.
+        seed: recorded only (the test draws nothing).
+
+    Raises:
+        InvalidInputError: lengths differ or a score is not 0 or 1.
+    """
+    counts = mcnemar_exact(a, b)
+    n = counts.n
+    score_a = (counts.both + counts.a_only) / n if n else None
+    score_b = (counts.both + counts.b_only) / n if n else None
+    status, reason = (EMPTY, "no items") if n == 0 else (OK, None)
+    p_value = sign_flip_p_value(counts.a_only, counts.b_only) if n else None
+    return PairedTestResult(
+        method=EXACT_SIGN_FLIP,
+        n=n,
+        score_a=score_a,
+        score_b=score_b,
+        difference=None if score_a is None or score_b is None else score_a - score_b,
+        p_value=p_value,
+        count=None,
+        n_resamples=0,
+        seed=seed,
+        lower=None,
+        upper=None,
+        confidence=0.95,
+        status=status,
+        reason=reason,
+        count_rule="greater_or_equal",
+    )
+
+
+def smallest_sign_flip_p(discordant: int) -> float:
+    """Return the smallest p-value the exact sign-flip test can give on ``discordant`` items."""
+    return _binomial_two_sided(0, discordant)

@@ -110,6 +110,19 @@ def slice_table(document: dict[str, Any], dimension: str) -> str:
     return markdown_table([dimension, "n", *names], rows, "lr" + "r" * len(names))
 
 
+def trials_phrase(comparison: dict[str, Any]) -> str:
+    """``10000 trials``, ``exact, no trials``, or the count the power guard raised to."""
+    if comparison.get("power_guard") == "exact":
+        return "exact, no trials"
+    text = f"{comparison['n_resamples']} trials"
+    if comparison.get("power_guard") == "raised":
+        text += (
+            f" (raised from {comparison['n_resamples_requested']} by the power guard: "
+            "the fewest that can reach alpha after Holm)"
+        )
+    return text
+
+
 def _notes(document: dict[str, Any]) -> list[str]:
     stats = document["statistics"]
     comparison = document["comparison"]
@@ -117,7 +130,7 @@ def _notes(document: dict[str, Any]) -> list[str]:
         f"Ranked by {METRIC_TITLES[comparison['metric']]} over each system's evaluated "
         f"questions; {stats['mean_interval']}.",
         f"Rank = tie group: {stats['tie_groups']} (alpha {comparison['alpha']}).",
-        f"Paired test: {comparison['method']}, {comparison['n_resamples']} trials, "
+        f"Paired test: {comparison['method']}, {trials_phrase(comparison)}, "
         f"seed {comparison['seed']}, on {comparison['n_paired']} questions every system "
         "evaluated; p-values Holm-adjusted; MDD at alpha 0.05 and 80% power.",
         f"Profile {document['profile']}, assay {document['assay_version']}, "

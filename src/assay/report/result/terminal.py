@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from assay.report.markdown import format_interval, format_number
-from assay.report.result.markdown import METRIC_TITLES, estimate_text, p_text
+from assay.report.result.markdown import METRIC_TITLES, estimate_text, p_text, trials_phrase
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -67,7 +67,7 @@ def pairwise_matrix(document: dict[str, Any]) -> Table:
     cells = {(p["a"], p["b"]): p for p in comparison["pairs"]}
     table = Table(
         title=f"Paired differences, row − column ({METRIC_TITLES[comparison['metric']]}); "
-        f"p: {comparison['method']}, {comparison['n_resamples']} trials, seed "
+        f"p: {comparison['method']}, {trials_phrase(comparison)}, seed "
         f"{comparison['seed']}, Holm-adjusted"
     )
     table.add_column("")

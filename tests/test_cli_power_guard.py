@@ -1,0 +1,53 @@
+"""assay eval / compare: the exact sign-flip test and the power guard from the CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from assay.report.result.markdown import render_result_markdown
+from cli_helpers import run
+from compare_helpers import GOLD_DIR, VECTORS, write_predictions
+
+
+def _eval(tmp_path: Path, *extra: str) -> int:
+    write_predictions(tmp_path / "pred")
+    return run(
+        "eval", "--data-dir", str(GOLD_DIR), "--predictions", str(tmp_path / "pred"),
+        "--result-json", str(tmp_path / "r.json"), *extra,
+    )  # fmt: skip
+
+
+def test_exact_sign_flip_from_the_cli(tmp_path: Path) -> None:
+    assert _eval(tmp_path, "--test", "exact_sign_flip") == 0
+    comparison = json.loads((tmp_path / "r.json").read_text("utf-8"))["comparison"]
+    assert (comparison["method"], comparison["n_resamples"]) == ("exact_sign_flip", 0)
+    assert comparison["power_guard"] == "exact"
+    pairs = {(p["a"], p["b"]): p for p in comparison["pairs"]}
+    # alpha vs gamma (compare_helpers.VECTORS): alpha alone right on g1, g2, g4, g5,
+    # gamma never alone: D = 4, |2K - 4| >= 4 iff K in {0, 4}: p = 2/16.
+    assert VECTORS["alpha"][:2] == [1, 1]
+    assert pairs[("alpha", "gamma")]["test"]["p_value"] == 0.125
+    # alpha vs beta: D = 2 (g2, g4), both to alpha: p = 2/4.
+    assert pairs[("alpha", "beta")]["test"]["p_value"] == 0.5
+    markdown = render_result_markdown(json.loads((tmp_path / "r.json").read_text("utf-8")))
+    assert "Paired test: exact_sign_flip, exact, no trials" in markdown
+
+
+def test_too_few_explicit_trials_are_refused_with_the_minimum(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 3 systems, 3 pairs: 3 / (T + 1) <= 0.05 needs T >= 59.
+    assert _eval(tmp_path, "--trials", "20") == 2
+    err = capsys.readouterr().err
+    assert err == (
+        "error: 20 trials cannot reach alpha 0.05 after the Holm correction over 3 pairs "
+        "(smallest adjusted p = 3/21 = 0.1429); use at least 59 trials (--trials 59).\n"
+    )
+    assert not (tmp_path / "r.json").exists()
+    assert _eval(tmp_path, "--trials", "59") == 0
+    comparison = json.loads((tmp_path / "r.json").read_text("utf-8"))["comparison"]
+    assert (comparison["n_resamples"], comparison["power_guard"]) == (59, "met")
+    assert comparison["min_trials"] == 59
