@@ -11,13 +11,13 @@ options, accounting, duplicates).
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from assay.errors import InputFileError
 from assay.evaluation.benchmark import Aggregate, QuestionResult, SystemResult
 from assay.evaluation.runs import EvaluationResult
+from assay.io.json_text import dumps_indented
 from assay.io.jsondoc import read_json
 from assay.io.jsonl import json_type
 from assay.report.csv_guard import guards_profile, policy
@@ -116,7 +116,7 @@ def dumps(document: Any, *, final_newline: bool = True) -> str:
     The released evaluator writes no final newline (``final_newline=False``, used
     under the ``xldocbench`` profile); assay's own files end with one.
     """
-    return json.dumps(document, indent=2, ensure_ascii=False) + ("\n" if final_newline else "")
+    return dumps_indented(document, ensure_ascii=False) + ("\n" if final_newline else "")
 
 
 def sidecar_path(report_path: str | Path) -> Path:

@@ -13,6 +13,7 @@ import json
 from typing import Any
 
 from assay.evaluation.runs import EvaluationResult
+from assay.io.json_text import dumps_indented
 from assay.report.release.json import aggregate_dict, rounded
 
 
@@ -54,4 +55,4 @@ def summary(result: EvaluationResult) -> dict[str, Any]:
 
 def summary_json(result: EvaluationResult) -> str:
     """The ``summary.json`` text (sorted keys, 2-space indent)."""
-    return json.dumps(summary(result), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    return dumps_indented(summary(result), sort_keys=True, ensure_ascii=False) + "\n"

@@ -7,7 +7,6 @@ non-ASCII kept and a final newline, so identical inputs give identical bytes.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -16,6 +15,7 @@ from typing import Any
 from assay.errors import InputFileError, InvalidOptionError
 from assay.evaluation.compare import CompareOptions, result_document
 from assay.evaluation.from_report import is_release_report, result_from_report
+from assay.io.json_text import dumps_indented
 from assay.io.output import write_file
 from assay.report.release.json import read_report
 
@@ -26,7 +26,7 @@ RENDERABLE_KINDS = (RESULT_KIND, STRUCTURED_KIND)
 
 def dumps_result(document: dict[str, Any]) -> str:
     """The canonical text of a result document."""
-    return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    return dumps_indented(document, sort_keys=True, ensure_ascii=False) + "\n"
 
 
 def write_text(path: str | Path, text: str, option: str = "--output") -> Path:
