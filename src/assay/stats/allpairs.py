@@ -20,7 +20,7 @@ Generator's buffered bits and the stream equals one large draw.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -53,6 +53,8 @@ Pairs = Sequence[tuple[int, int]]
 _SWAP_ELEMENTS = 1_000_000
 #: Integers below this magnitude are exact in float32 (2^24).
 _FLOAT32_EXACT = 2.0**24
+#: NumPy >= 2.0 counts set bits (``np.bitwise_count``); older NumPy uses float32 products.
+_HAS_POPCOUNT = hasattr(np, "bitwise_count")
 
 
 def shuffled_differences_all(
@@ -75,16 +77,13 @@ def shuffled_differences_all(
     rng = np.random.default_rng(seed)
     rows = _aligned(_SWAP_ELEMENTS // max(1, n))
     totals = [a.sum(axis=0) for a in arrays]
-    columns, kind = _product_columns(arrays, pairs)
-    buffer = np.empty((rows, n), dtype=columns.dtype)
+    multiply, per_system = _multiplier(arrays, pairs)
     out = np.empty((n_trials, len(pairs)), dtype=np.float64)
     for start in range(0, n_trials, rows):
         stop = min(start + rows, n_trials)
-        keep = buffer[: stop - start]
-        keep[...] = rng.integers(2, size=(stop - start, n), dtype=bool)
-        products = (keep @ columns).astype(np.float64)
+        products = multiply(rng.integers(2, size=(stop - start, n), dtype=bool))
         for column, (i, j) in enumerate(pairs):
-            if kind == "systems":
+            if per_system:
                 part = products[:, i * width : (i + 1) * width]
                 part = part - products[:, j * width : (j + 1) * width]
             else:
@@ -96,20 +95,46 @@ def shuffled_differences_all(
     return out
 
 
-def _product_columns(arrays: Sequence[FloatArray], pairs: Pairs) -> tuple[NDArray[Any], str]:
-    """Return the matrix the swap masks multiply, and whether its columns are systems or pairs.
+Multiplier = Callable[[NDArray[np.bool_]], FloatArray]
 
-    Small integer statistics (0/1 accuracy, n-gram counts) have exact sums in
-    float32, so each system is multiplied once (``S`` columns, not ``S(S-1)/2``) and a
-    pair's ``keep @ (a - b)`` is the exact difference of two products. Other values
-    are multiplied as the per-pair differences ``a - b`` in float64, the very
-    operands of the per-pair test.
+
+def _multiplier(arrays: Sequence[FloatArray], pairs: Pairs) -> tuple[Multiplier, bool]:
+    """Return ``keep -> keep @ M`` for a block of swap masks, and whether M's columns are systems.
+
+    Exact shortcuts keep the per-pair numbers: 0/1 statistics (accuracy) are
+    multiplied as bit sets (``popcount(keep & x)``, integer-exact); small integer
+    statistics (n-gram counts) in float32, exact below 2^24; both per *system*
+    (``S`` columns, not ``S(S-1)/2``), since a pair's ``keep @ (a - b)`` is then the
+    exact difference of two products. Other values are multiplied as the per-pair
+    differences ``a - b`` in float64, the very operands of the per-pair test.
     """
     stacked = np.concatenate(arrays, axis=1)
+    if _HAS_POPCOUNT and np.isin(stacked, (0.0, 1.0)).all():
+        bits = _packed(stacked.T.astype(bool))
+        return (lambda keep: _popcount_products(keep, bits)), True
     bound = float(np.abs(stacked).max(initial=0.0)) * 2 * stacked.shape[0]
     if bound < _FLOAT32_EXACT and np.array_equal(stacked, np.round(stacked)):
-        return stacked.astype(np.float32), "systems"
-    return np.concatenate([arrays[i] - arrays[j] for i, j in pairs], axis=1), "pairs"
+        small = stacked.astype(np.float32)
+        return (lambda keep: (keep.astype(np.float32) @ small).astype(np.float64)), True
+    diffs = np.concatenate([arrays[i] - arrays[j] for i, j in pairs], axis=1)
+    return (lambda keep: keep.astype(np.float64) @ diffs), False
+
+
+def _packed(rows: NDArray[np.bool_]) -> NDArray[np.uint64]:
+    """Pack each row of booleans into 64-bit words (zero-padded)."""
+    packed = np.packbits(rows, axis=1)
+    words = -(-rows.shape[1] // 64)
+    padded = np.zeros((rows.shape[0], words * 8), dtype=np.uint8)
+    padded[:, : packed.shape[1]] = packed
+    return padded.view(np.uint64)
+
+
+def _popcount_products(keep: NDArray[np.bool_], bits: NDArray[np.uint64]) -> FloatArray:
+    """Return ``keep @ columns`` for 0/1 columns given as packed bits: popcounts of ANDs."""
+    trials = _packed(keep)
+    counts = np.bitwise_count(trials[:, None, :] & bits[None, :, :]).sum(axis=2, dtype=np.int64)
+    products: FloatArray = counts.astype(np.float64)
+    return products
 
 
 def _aligned(rows: int) -> int:
