@@ -174,49 +174,74 @@ def _system_entry(system: SystemResult, clustered: bool, confidence: float) -> d
 
 
 def _slices(systems: Sequence[SystemResult], clustered: bool, confidence: float) -> dict[str, Any]:
-    """Per dimension, per label, per system: n and each metric's estimate."""
-    out: dict[str, Any] = {}
-    for index, dimension in enumerate(DIMENSIONS):
-        labels: dict[str, dict[str, Any]] = {}
-        for system in systems:
-            groups: dict[str, list[QuestionResult]] = {}
-            for q in system.questions:
-                for label in label_sets(q)[index]:
-                    groups.setdefault(label, []).append(q)
-            for label, members in groups.items():
+    """Per dimension, per label, per system: n and each metric's estimate.
+
+    Each question's label sets are built once (not once per dimension).
+    """
+    found: list[dict[str, dict[str, Any]]] = [{} for _ in DIMENSIONS]
+    for system in systems:
+        groups: list[dict[str, list[QuestionResult]]] = [{} for _ in DIMENSIONS]
+        for q in system.questions:
+            for group, labels in zip(groups, label_sets(q), strict=True):
+                for label in labels:
+                    members = group.get(label)
+                    if members is None:
+                        members = group[label] = []
+                    members.append(q)
+        for labels_found, group in zip(found, groups, strict=True):
+            for label, members in group.items():
                 entry = _estimates(members, clustered, confidence)
                 entry["n"] = len(members)
-                labels.setdefault(label, {})[system.system] = entry
-        out[dimension] = {label: labels[label] for label in sorted(labels)}
-    return out
+                labels_found.setdefault(label, {})[system.system] = entry
+    return {
+        dimension: {label: labels[label] for label in sorted(labels)}
+        for dimension, labels in zip(DIMENSIONS, found, strict=True)
+    }
 
 
 def _items(systems: Sequence[SystemResult]) -> list[dict[str, Any]]:
-    """One row per question (gold order), with every system's result beside it."""
+    """One row per question (gold order), with every system's result beside it.
+
+    Built directly in canonical form (sorted keys, lists, plain floats): the
+    largest part of the document needs no JSON round trip.
+    """
     rows: dict[str, dict[str, Any]] = {}
-    for system in systems:
+    for system in systems:  # row order: first seen, systems in the given order
         for q in system.questions:
-            row = rows.get(q.question_id)
-            if row is None:
-                row = rows[q.question_id] = {
-                    "question_id": q.question_id,
-                    "gold_answer": q.gold_answer,
-                    "answer_format": q.answer_format,
-                    "answer_type": q.answer_type,
-                    **{d: getattr(q, d) for d in DIMENSIONS if d != "evidence_source"},
-                    "evidence_sources": list(q.evidence_sources),
-                    "documents": list(q.documents),
-                    "cluster": cluster_key(q),
-                    "results": {},
-                }
-            row["results"][system.system] = {
+            if q.question_id not in rows:
+                rows[q.question_id] = _item_row(q)
+    for system in sorted(systems, key=lambda s: s.system):  # results keyed in sorted order
+        for q in system.questions:
+            rows[q.question_id]["results"][system.system] = {
+                "accuracy": float(q.accuracy),
+                "anls": float(q.anls),
+                "bucket": q.bucket,
                 "prediction": q.prediction,
                 "raw_prediction": q.raw_prediction,
                 "status": q.status,
-                "bucket": q.bucket,
-                **{m: getattr(q, m) for m in METRICS},
+                "token_f1": float(q.token_f1),
             }
     return list(rows.values())
+
+
+def _item_row(q: QuestionResult) -> dict[str, Any]:
+    """The gold-side fields of an item row, keys sorted (``results`` filled in later)."""
+    row: dict[str, Any] = {
+        "answer_format": q.answer_format,
+        "answer_type": q.answer_type,
+        "cluster": cluster_key(q),
+        "difficulty": q.difficulty,
+        "doc_type": q.doc_type,
+        "documents": list(q.documents),
+        "domain": q.domain,
+        "evidence_sources": list(q.evidence_sources),
+        "gold_answer": q.gold_answer,
+        "question_id": q.question_id,
+        "reasoning_type": q.reasoning_type,
+        "results": {},
+        "split": q.split,
+    }
+    return row
 
 
 def _paired_values(
@@ -339,10 +364,11 @@ def result_document(
         "systems": ranked,
         "comparison": compared,
         "slices": _slices(result.systems, clustered, options.confidence),
-        "items": _items(result.systems),
+        "items": [],
         "structured": structured,
     }
     # The canonical (saved) form: sorted keys, lists for tuples. Renderers given this
     # dict or the same document re-read from disk produce the same bytes.
     canonical: dict[str, Any] = json.loads(json.dumps(document, sort_keys=True))
+    canonical["items"] = _items(result.systems)  # built canonical: no round trip
     return canonical

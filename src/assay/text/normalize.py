@@ -32,7 +32,6 @@ from assay.errors import UnknownNormalizerError
 Normalizer = Callable[[str], str]
 
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
-_SPACES = re.compile(r"\s+")
 _NOT_XL_KEPT = re.compile(r"[^\w\s.\-%]")
 _PUNCT_TABLE = str.maketrans("", "", string.punctuation)
 _XL_PREFIXES = ("the answer is", "answer:", "answer is")
@@ -76,8 +75,9 @@ def normalize_xldocbench(text: str) -> str:
         if text.startswith(prefix):
             text = text[len(prefix) :].strip()
     text = _NOT_XL_KEPT.sub("", text)
-    text = _ARTICLES.sub(" ", text)
-    return _SPACES.sub(" ", text).strip()
+    # ``re.sub(r"\s+", " ", t).strip()`` as released; str.split() splits on exactly the
+    # characters \s matches (str.isspace), so this is the same text, faster.
+    return " ".join(_ARTICLES.sub(" ", text).split())
 
 
 NORMALIZERS: dict[str, Normalizer] = {
