@@ -11,8 +11,9 @@ Buckets (each gold question lands in exactly one):
                        under ``ignore_missing`` (still counted here)
 =====================  ==========================================================
 
-Prediction files are streamed; only rows whose id is a gold id are kept, so
-memory grows with the gold set, not with the prediction files. Prediction ids not
+Prediction files are streamed; only rows whose id is a gold id are kept, and an id
+not in gold leaves only a 4-byte hash, so memory grows with the gold set, not
+with the prediction files. Prediction ids not
 in gold are counted as extra. Duplicates follow an explicit policy: ``last-wins``
 (a later row replaces an earlier one; reported) or ``reject`` (an error naming
 both places).
@@ -20,7 +21,9 @@ both places).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import heapq
+from array import array
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -92,6 +95,12 @@ def align(
     oddities there (see :func:`assay.io.predictions.iter_predictions`). ``rows``:
     prediction rows already read (in-memory records), used instead of the files.
 
+    Memory is flat in the number of prediction rows: one entry per gold id, and for
+    an id not in gold only a 32-bit hash (4 bytes), enough to count distinct extra
+    ids. If two extra ids share a hash (a repeated extra id, or a hash collision)
+    the files are read a second time, recording the exact ids of those hashes only,
+    so counts, duplicates and errors never depend on hashing.
+
     Raises:
         InvalidOptionError: an unknown duplicate policy.
         InputFileError: unreadable predictions, or a duplicate id under ``reject``.
@@ -102,30 +111,133 @@ def align(
             f"{', '.join(DUPLICATE_POLICIES)}"
         )
     gold_ids = {q.id for q in gold}
+    records = None if rows is None else list(rows)  # in memory already; may be read twice
+
+    def source() -> Iterable[PredictionRow]:
+        if records is not None:
+            return records
+        return _stream(prediction_files, prediction_field, released)
+
+    kept, repeats, count, extra, examples = _read(gold_ids, source, duplicate_policy)
+    duplicates = tuple(Duplicate(k, tuple(v)) for k, v in repeats.items())
+    pairs = tuple((q, kept.get(q.id)) for q in gold)
+    return Alignment(pairs, count, extra, duplicates, examples)
+
+
+_HASH_MASK = 0xFFFFFFFF
+_SORT_CHUNK = 1 << 15
+
+
+def _duplicate_error(row: PredictionRow, first: str) -> InputFileError:
+    return InputFileError(
+        row.path,
+        f"duplicate prediction id {row.id!r} (first at {first}); remove one, "
+        "or pass --duplicates last-wins to keep the later row",
+        line=row.line,
+        field="id",
+    )
+
+
+def _read(
+    gold_ids: set[str], rows: Callable[[], Iterable[PredictionRow]], policy: str
+) -> tuple[dict[str, PredictionRow], dict[str, list[str]], int, int, tuple[str, ...]]:
+    """``(kept rows, repeated ids with places, distinct ids, distinct extras, 3 extra ids)``.
+
+    First pass: gold ids exactly; an extra id leaves a 32-bit hash (4 bytes). Extra
+    hashes that occur twice (a repeated id or a collision) are resolved by a second
+    pass that records exact ids for those hashes only.
+    """
     kept: dict[str, PredictionRow] = {}
     first_seen: dict[str, str] = {}
-    repeats: dict[str, list[str]] = {}
-    if rows is None:
-        rows = _stream(prediction_files, prediction_field, released)
-    for row in rows:
+    repeats: dict[str, tuple[int, list[str]]] = {}  # id -> (row index of first repeat, places)
+    hashes = array("I")
+    examples: list[str] = []
+    stop = None
+    for index, row in enumerate(rows()):
+        if row.id not in gold_ids:
+            hashes.append(hash(row.id) & _HASH_MASK)
+            if len(examples) < 3 and row.id not in examples:
+                examples.append(row.id)  # the first distinct extra ids, in file order
+            continue
         location = row.location
         first = first_seen.setdefault(row.id, location)
         if first is not location:
-            if duplicate_policy == "reject":
-                raise InputFileError(
-                    row.path,
-                    f"duplicate prediction id {row.id!r} (first at {first}); remove one, "
-                    "or pass --duplicates last-wins to keep the later row",
-                    line=row.line,
-                    field="id",
-                )
-            repeats.setdefault(row.id, [first]).append(location)
-        if row.id in gold_ids:
-            kept[row.id] = row
-    duplicates = tuple(Duplicate(k, tuple(v)) for k, v in repeats.items())
-    extras = [i for i in first_seen if i not in gold_ids]  # file order
-    pairs = tuple((q, kept.get(q.id)) for q in gold)
-    return Alignment(pairs, len(first_seen), len(extras), duplicates, tuple(extras[:3]))
+            if policy == "reject":
+                if not _repeated(hashes):
+                    raise _duplicate_error(row, first)
+                stop = index  # an earlier extra id may repeat first: the second pass decides
+                break
+            if row.id in repeats:
+                repeats[row.id][1].append(location)
+            else:
+                repeats[row.id] = (index, [first, location])
+        kept[row.id] = row
+    colliding = _repeated(hashes)
+    extra = len(hashes)
+    if colliding:
+        extra += _resolve(colliding, gold_ids, rows, policy, stop, repeats)
+    if stop is not None:  # no extra id repeated before the gold duplicate
+        row = next(r for i, r in enumerate(rows()) if i == stop)
+        raise _duplicate_error(row, first_seen[row.id])
+    ordered = sorted(repeats.items(), key=lambda item: item[1][0])
+    places = {k: v for k, (_, v) in ordered}
+    return kept, places, len(first_seen) + extra, extra, tuple(examples)
+
+
+def _resolve(
+    colliding: set[int],
+    gold_ids: set[str],
+    rows: Callable[[], Iterable[PredictionRow]],
+    policy: str,
+    stop: int | None,
+    repeats: dict[str, tuple[int, list[str]]],
+) -> int:
+    """Second pass over extra ids whose hash repeats; return the correction to the count.
+
+    Adds the repeated extra ids to ``repeats`` (raising under ``reject``); the count
+    correction is (distinct ids) - (rows) among the rows with a colliding hash.
+    """
+    first_seen: dict[str, str] = {}
+    rows_seen = 0
+    for index, row in enumerate(rows()):
+        if stop is not None and index >= stop:
+            break
+        if row.id in gold_ids or hash(row.id) & _HASH_MASK not in colliding:
+            continue
+        rows_seen += 1
+        location = row.location
+        first = first_seen.setdefault(row.id, location)
+        if first is location:
+            continue
+        if policy == "reject":
+            raise _duplicate_error(row, first)
+        if row.id in repeats:
+            repeats[row.id][1].append(location)
+        else:
+            repeats[row.id] = (index, [first, location])
+    return len(first_seen) - rows_seen
+
+
+def _repeated(hashes: array[int]) -> set[int]:
+    """The values that occur more than once, found without a second copy of the array.
+
+    Sorts chunks in place, then merges the sorted chunks (memory: one chunk).
+    """
+    if len(hashes) < 2:
+        return set()
+    starts = range(0, len(hashes), _SORT_CHUNK)
+    for start in starts:
+        stop = start + _SORT_CHUNK
+        hashes[start:stop] = array("I", sorted(hashes[start:stop]))
+    view = memoryview(hashes)
+    merged = heapq.merge(*(view[start : start + _SORT_CHUNK] for start in starts))
+    found: set[int] = set()
+    previous = None
+    for value in merged:
+        if value == previous:
+            found.add(value)
+        previous = value
+    return found
 
 
 def check_accounting(buckets: dict[str, int], total: int) -> None:
