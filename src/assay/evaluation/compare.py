@@ -267,8 +267,9 @@ def comparison(systems: Sequence[SystemResult], options: CompareOptions) -> dict
         seed=options.seed, alpha=options.alpha, ties_count=options.ties_count,
     )  # fmt: skip
     pairs = []
+    is_binary = {name: _is_binary(v) for name, v in values.items()}  # once per system
     for pair in compared.pairs:
-        binary = _is_binary(values[pair.a]) and _is_binary(values[pair.b])
+        binary = is_binary[pair.a] and is_binary[pair.b]
         entry = pair.to_dict()
         entry["mcnemar"] = (
             mcnemar_exact(values[pair.a], values[pair.b]).to_dict() if binary else None

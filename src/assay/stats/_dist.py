@@ -71,7 +71,7 @@ def t_cdf(t: float, df: float) -> float:
     return 1.0 - tail if t >= 0 else tail
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=4096)
 def t_quantile(p: float, df: float) -> float:
     """Return the ``p`` quantile of Student's t distribution (0 < p < 1, df > 0)."""
     if p < 0.5:
