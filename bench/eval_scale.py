@@ -24,6 +24,7 @@ Run: ``python bench/eval_scale.py`` (``--profile`` prints a cProfile top list of
 from __future__ import annotations
 
 import argparse
+import contextlib
 import cProfile
 import io
 import json
@@ -192,10 +193,11 @@ def profile_run(data: Path, out: Path) -> None:
 
     profiler = cProfile.Profile()
     profiler.enable()
-    try:
-        main(eval_args(data, out))
-    except SystemExit:
-        pass
+    with contextlib.redirect_stdout(io.StringIO()):  # the eval's own tables are not wanted
+        try:
+            main(eval_args(data, out))
+        except SystemExit:
+            pass
     profiler.disable()
     text = io.StringIO()
     pstats.Stats(profiler, stream=text).sort_stats("cumulative").print_stats(40)
