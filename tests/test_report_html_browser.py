@@ -259,7 +259,7 @@ def nine(tmp_path_factory: pytest.TempPathFactory) -> Path:
         for k in range(3)
         for f in sorted((source / "predictions").glob("*.jsonl"))
     ]
-    args = ["compare", "--data-dir", str(source), *systems, "--trials", "200",
+    args = ["compare", "--data-dir", str(source), *systems, "--trials", "1000",
             "--html", str(out / "r.html")]  # fmt: skip
     try:
         main(args)
