@@ -20,6 +20,7 @@ BENCHES = (
     "ngram_bench.py",
     "edit_rate_bench.py",
     "tokenizer_bench.py",
+    "metric_bench.py",
     "bench_stats.py",
     "bench_structured.py",
     "bench_report.py",

@@ -160,3 +160,22 @@ def test_import_does_not_load_heavy_dependencies() -> None:
         "'click'); print(sorted(m for m in heavy if m in sys.modules))"
     )
     assert subprocess.check_output([sys.executable, "-c", code], text=True).strip() == "[]"
+
+
+def test_score_in_a_loop_validates_each_option_value_by_its_type() -> None:
+    # score() remembers bound metrics; 1 (an int) is not a boolean even after True was bound.
+    assert assay.score("bleu", "a b c d", ["a b c d"], lowercase=True) == 1.0
+    with pytest.raises(assay.InvalidOptionError, match="lowercase"):
+        assay.score("bleu", "a b c d", ["a b c d"], lowercase=1)
+    with pytest.raises(assay.InvalidOptionError, match="lowercase"):
+        assay.score("bleu", "a b c d", ["a b c d"], lowercase=1)
+
+
+def test_score_gives_the_same_value_as_bind_for_repeated_and_unhashable_options() -> None:
+    bound = assay.bind("chrf", beta=1)
+    for _ in range(3):
+        assert assay.score("chrf", "the cat", ["the hat"], beta=1) == bound.score(
+            "the cat", ["the hat"]
+        )
+    with pytest.raises(assay.InvalidOptionError, match="beta"):
+        assay.score("chrf", "the cat", ["the hat"], beta=[1])

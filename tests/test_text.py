@@ -1,5 +1,6 @@
 """Tokenizers and normalizers: the contracts behind every signature."""
 
+import random
 import re
 
 import pytest
@@ -71,6 +72,29 @@ def test_13a_matches_sacrebleu_on_random_text(text: str) -> None:
     from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
     assert tokenize(text, "13a") == Tokenizer13a()(text).split()
+
+
+_13A_HARD = [*"0123456789.,-–  ab\n\t&;<>()/'\"\u00a0\u0663é"]
+_13A_HARD += ["&amp;", "&quot;", "<skipped>", "-\n"]
+
+
+@given(st.lists(st.sampled_from(_13A_HARD), max_size=30).map("".join))
+def test_13a_matches_sacrebleu_on_digits_and_punctuation(text: str) -> None:
+    # Stresses the single-pass rules: periods, commas and dashes next to digits,
+    # Unicode digits (not [0-9]), non-ASCII whitespace, entities and joined lines.
+    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+
+    assert tokenize(text, "13a") == Tokenizer13a()(text).split()
+
+
+def test_13a_matches_sacrebleu_on_a_random_corpus() -> None:
+    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+
+    rng = random.Random(1310)
+    sacre = Tokenizer13a()
+    for _ in range(20000):
+        text = "".join(rng.choice(_13A_HARD) for _ in range(rng.randint(0, 16)))
+        assert tokenize(text, "13a") == sacre(text).split(), text
 
 
 @pytest.mark.parametrize(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -54,7 +55,35 @@ def score(metric_name: str, prediction: str, targets: str | Sequence[str], **opt
         >>> score("f1", "the cat sat", ["the cat sat on the mat"])
         0.6666666666666666
     """
-    return bind(metric_name, **options).score(prediction, targets)
+    bound = _PLAIN.get(metric_name) if not options and type(metric_name) is str else None
+    return (bound or _bound(metric_name, options)).score(prediction, targets)
+
+
+_CACHEABLE = (str, int, float, bool, type(None))
+
+
+def _bound(metric_name: str, options: dict[str, Any]) -> BoundMetric:
+    """:func:`bind`, remembered for plain option values (``score`` in a loop binds once).
+
+    The key holds each value's type, so ``1``, ``1.0`` and ``True`` are validated
+    separately; other value types (lists, objects) are bound afresh every call.
+    """
+    if not options and type(metric_name) is str:
+        bound = _PLAIN[metric_name] = bind(metric_name)
+        return bound
+    if isinstance(metric_name, str) and all(type(v) in _CACHEABLE for v in options.values()):
+        key = tuple(sorted((k, type(v).__name__, v) for k, v in options.items()))
+        return _bind_cached(metric_name, key)
+    return bind(metric_name, **options)
+
+
+_PLAIN: dict[str, BoundMetric] = {}
+"""Metrics bound with their default options, by the name (or alias) that bound them."""
+
+
+@functools.lru_cache(maxsize=256)
+def _bind_cached(metric_name: str, key: tuple[tuple[str, str, Any], ...]) -> BoundMetric:
+    return bind(metric_name, **{name: value for name, _, value in key})
 
 
 def signature(metric_name: str, **options: Any) -> str:

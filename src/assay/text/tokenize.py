@@ -78,6 +78,22 @@ _13A_RULES = (
     (re.compile(r"([\.,])([^0-9])"), r" \1 \2"),  # ... unless followed by a digit
     (re.compile(r"([0-9])(-)"), r"\1 \2 "),  # dash after a digit
 )
+# The same rules as one ``findall`` (no substitution passes, no template expansion).
+# Rule 1 makes every symbol of its class a token. Rules 2 and 3 together isolate every
+# period or comma that is not between two digits, and rule 4 every dash after a digit:
+# exact as long as no two periods/commas are adjacent (then the characters the rules
+# consume matter, and the four substitutions above run instead). Everything else
+# between whitespace (``\s`` is ``str.split``'s whitespace) stays one token.
+_13A_SYMBOL = r"\{-\~\[-\`!-\&\(-\+\:-\@\/"
+_13A_PLAIN = rf"[^\s{_13A_SYMBOL}.,\-]"  # never split off
+# A dash not after a digit, or a period/comma between digits (checked after the character).
+_13A_JOINED = r"(?:-(?<![0-9]-)|[.,](?<=[0-9][.,])(?=[0-9]))"
+_13A_TOKEN = re.compile(
+    rf"{_13A_PLAIN}+(?:{_13A_JOINED}{_13A_PLAIN}*)*|[{_13A_SYMBOL}]"
+    rf"|{_13A_JOINED}{_13A_PLAIN}*(?:{_13A_JOINED}{_13A_PLAIN}*)*"
+    r"|[.,](?<![0-9][.,])|[.,](?![0-9])|-(?<=[0-9]-)"
+)
+_13A_ADJACENT = re.compile(r"[.,][.,]")
 
 _INTL_RULES = (
     (regex.compile(r"(\P{N})(\p{P})"), r"\1 \2 "),  # punctuation after a non-digit
@@ -150,10 +166,13 @@ def tokenize_13a(text: str) -> list[str]:
     if "&" in line:
         line = line.replace("&quot;", '"').replace("&amp;", "&")
         line = line.replace("&lt;", "<").replace("&gt;", ">")
-    line = f" {line} "
-    for pattern, replacement in _13A_RULES:
-        line = pattern.sub(replacement, line)
-    return line.split()
+    if _13A_ADJACENT.search(line):
+        line = f" {line} "
+        for pattern, replacement in _13A_RULES:
+            line = pattern.sub(replacement, line)
+        return line.split()
+    tokens: list[str] = _13A_TOKEN.findall(line)
+    return tokens
 
 
 def tokenize_intl(text: str) -> list[str]:

@@ -1,0 +1,236 @@
+r"""Every registry metric through ``score_corpus`` against a floor, and BLEU against sacrebleu.
+
+One seeded corpus per regime, English-like text (Zipf-distributed vocabulary,
+capitalised sentences, commas and full stops, one sentence per line in long texts):
+
+* ``short``: answers of 1-5 words, 4,000 items;
+* ``sentence``: one sentence of 15-35 words, 2,000 items;
+* ``long``: 1,000 words in lines of about 20 words, 40 items.
+
+Each prediction is its target with about 30 % of the words replaced.
+
+**The floor** (per regime): read the JSONL file, ``json.loads`` every line and
+``re.compile(r"\w+").findall`` the prediction and every target: the least any
+metric that reads its input and looks at words must do. **assay** is one
+``assay.score_corpus(metric, predictions, targets_list)`` call with the metric's
+default options on the lists already in memory (so the read is *not* in assay's
+time: the ratio is strict). ``x floor`` = assay time / floor time.
+
+**BLEU against sacrebleu** (both with the ``13a`` tokenizer, sacrebleu's default):
+sentence BLEU is ``assay.bind("bleu", tokenizer="13a").score`` in a loop against
+``BLEU(effective_order=True).sentence_score`` in a loop (a fresh scorer per run, so
+its reference cache starts empty); corpus BLEU is ``score_corpus("corpus_bleu")``
+against ``BLEU().corpus_score``.
+
+**assay.score vs bind**: ``assay.score(metric, p, t)`` in a loop against
+``bound.score(p, t)`` in a loop, per metric, on the ``sentence`` regime.
+
+Every figure is the best of three runs (``--quick``: one run on a tenth of the items,
+a smoke check only), garbage collector off during each run. Targets (issue 10), each
+printed as ``TARGET <name> | <measured> | <target> | MET`` (or ``NOT MET``):
+
+* every registry metric ≤ 3x the floor in every regime (through ``score_corpus``);
+* sentence and corpus BLEU ≥ 2x sacrebleu in every regime;
+* ``assay.score()`` per call ≤ 1.5x ``bind().score()`` for every metric.
+
+Usage: ``PYTHONPATH=src python bench/metric_bench.py [--quick] [METRIC ...]`` (with
+metric names: only those metrics, only the floor table).
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import logging
+import random
+import re
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+
+from sacrebleu.metrics import BLEU
+
+import assay
+
+logging.getLogger("sacrebleu").setLevel(logging.ERROR)
+
+WORD = re.compile(r"\w+")
+REGIMES = {"short": (1, 5, 4000), "sentence": (15, 35, 2000), "long": (1000, 1000, 40)}
+VOCAB = [
+    f"{c}{v}{i}"
+    for i, (c, v) in enumerate(zip("bcdfghklmnprstvz" * 400, "aeiou" * 1280, strict=True))
+]
+WEIGHTS = [1.0 / (rank + 1) for rank in range(len(VOCAB))]
+
+
+def words(rng: random.Random, n: int) -> list[str]:
+    return rng.choices(VOCAB, WEIGHTS, k=n)
+
+
+def as_text(tokens: list[str], line: int) -> str:
+    """Sentences of ``line`` words: capitalised, a comma inside, a full stop at the end."""
+    sentences = []
+    for start in range(0, len(tokens), line):
+        chunk = tokens[start : start + line]
+        if len(chunk) > 6:
+            chunk[3] += ","
+        sentences.append(" ".join(chunk).capitalize() + ".")
+    return "\n".join(sentences)
+
+
+def make_corpus(rng: random.Random, low: int, high: int, n: int) -> list[dict[str, object]]:
+    line = 20 if high >= 100 else high
+    rows = []
+    for i in range(n):
+        target = words(rng, rng.randint(low, high))
+        pred = [t if rng.random() < 0.7 else rng.choice(VOCAB) for t in target]
+        rows.append(
+            {"id": str(i), "prediction": as_text(pred, line), "targets": [as_text(target, line)]}
+        )
+    return rows
+
+
+def best_of(fn: Callable[[], object], repeat: int) -> float:
+    """Best wall time of ``repeat`` runs, garbage collector off during each (as ``timeit``)."""
+    times = []
+    for _ in range(repeat):
+        gc.collect()
+        gc.disable()
+        try:
+            start = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - start)
+        finally:
+            gc.enable()
+    return min(times)
+
+
+def floor(path: Path) -> None:
+    """Read + ``json.loads`` + ``\\w+`` tokenize prediction and targets."""
+    findall = WORD.findall
+    with open(path, encoding="utf-8") as handle:
+        for line in handle:
+            row = json.loads(line)
+            findall(row["prediction"])
+            for target in row["targets"]:
+                findall(target)
+
+
+def target(name: str, measured: str, goal: str, met: bool, note: str = "") -> None:
+    print(f"TARGET {name} | {measured} | {goal} | {'MET' if met else 'NOT MET'}{note}", flush=True)
+
+
+class Regime:
+    """One regime's corpus, in memory and as a JSONL file, with its floor time."""
+
+    def __init__(self, name: str, rows: list[dict[str, object]], repeat: int) -> None:
+        self.name, self.n, self.repeat = name, len(rows), repeat
+        self.preds = [str(r["prediction"]) for r in rows]
+        self.targets = [list(r["targets"]) for r in rows]  # type: ignore[call-overload]
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "corpus.jsonl"
+            path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+            self.floor = best_of(lambda: floor(path), 2 * repeat)
+
+    def us(self, seconds: float) -> str:
+        return f"{1e6 * seconds / self.n:.1f} us/item"
+
+
+def metric_rows(regimes: list[Regime], metrics: list[str]) -> None:
+    print(f"{'metric':<16}" + "".join(f"{r.name + ' x floor':>18}" for r in regimes))
+    print(f"{'(floor us/item)':<16}" + "".join(f"{1e6 * r.floor / r.n:>18.1f}" for r in regimes))
+    worst: dict[str, tuple[float, str]] = {}
+    for metric in metrics:
+        cells = []
+        for r in regimes:
+            elapsed = best_of(partial(assay.score_corpus, metric, r.preds, r.targets), r.repeat)
+            ratio = elapsed / r.floor
+            cells.append(f"{ratio:>9.2f} ({1e6 * elapsed / r.n:>6.0f})")
+            if ratio > worst.get(metric, (0.0, ""))[0]:
+                worst[metric] = (ratio, r.name)
+        print(f"{metric:<16}" + "".join(f"{c:>18}" for c in cells), flush=True)
+    for metric in metrics:
+        ratio, regime = worst[metric]
+        target(
+            f"{metric} score_corpus x floor (worst: {regime})", f"{ratio:.2f}x", "<= 3x", ratio <= 3
+        )
+
+
+def loop(fn: Callable[[str, list[str]], float], pairs: list[tuple[str, list[str]]]) -> None:
+    for prediction, targets in pairs:
+        fn(prediction, targets)
+
+
+def sacre_sentence(pairs: list[tuple[str, list[str]]]) -> None:
+    """A fresh scorer per run, so its tokenizer's cache starts empty."""
+    scorer = BLEU(effective_order=True)
+    for prediction, targets in pairs:
+        scorer.sentence_score(prediction, targets)
+
+
+def sacre_corpus(predictions: list[str], refs: list[list[str]]) -> None:
+    BLEU().corpus_score(predictions, refs)
+
+
+def bleu_rows(regimes: list[Regime]) -> None:
+    for r in regimes:
+        pairs = list(zip(r.preds, r.targets, strict=True))
+        refs = [[t[0] for t in r.targets]]
+        bound = assay.bind("bleu", tokenizer="13a")
+        ours = best_of(partial(loop, bound.score, pairs), r.repeat)
+        theirs = best_of(partial(sacre_sentence, pairs), r.repeat)
+        target(
+            f"sentence BLEU vs sacrebleu ({r.name})",
+            f"{theirs / ours:.1f}x faster (assay {r.us(ours)}, sacrebleu {r.us(theirs)})",
+            ">= 2x",
+            theirs / ours >= 2,
+        )
+        ours = best_of(partial(assay.score_corpus, "corpus_bleu", r.preds, r.targets), r.repeat)
+        theirs = best_of(partial(sacre_corpus, r.preds, refs), r.repeat)
+        target(
+            f"corpus BLEU vs sacrebleu ({r.name})",
+            f"{theirs / ours:.1f}x faster (assay {r.us(ours)}, sacrebleu {r.us(theirs)})",
+            ">= 2x",
+            theirs / ours >= 2,
+        )
+
+
+def score_vs_bind(regime: Regime, metrics: list[str]) -> None:
+    pairs = list(zip(regime.preds, regime.targets, strict=True))[:500]
+    worst = (0.0, "")
+    for metric in metrics:
+        bound = assay.bind(metric)
+        t_bound = best_of(partial(loop, bound.score, pairs), 2 * regime.repeat)
+        t_score = best_of(partial(loop, partial(assay.score, metric), pairs), 2 * regime.repeat)
+        worst = max(worst, (t_score / t_bound, metric))
+    ratio, metric = worst
+    target(
+        f"assay.score() / bind().score() per call (worst: {metric})",
+        f"{ratio:.2f}x",
+        "<= 1.5x",
+        ratio <= 1.5,
+    )
+
+
+def main(argv: list[str]) -> None:
+    quick = "--quick" in argv
+    only = [a for a in argv if not a.startswith("--")]
+    metrics = only or assay.metric_names()
+    rng = random.Random(20261201)
+    regimes = [
+        Regime(
+            name, make_corpus(rng, low, high, max(4, n // 10) if quick else n), 1 if quick else 3
+        )
+        for name, (low, high, n) in REGIMES.items()
+    ]
+    metric_rows(regimes, metrics)
+    if not only:
+        bleu_rows(regimes)
+        score_vs_bind(regimes[1], metrics)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
