@@ -1,6 +1,6 @@
 """The vectorised corpus statistics equal the per-item statistics, tuple for tuple.
 
-``score_corpus`` computes BLEU and chrF statistics for a whole corpus at once
+``score_corpus`` computes BLEU, chrF and GLEU statistics for a whole corpus at once
 (``metrics/_vector.py``); the per-item functions are the reference here, and they
 are themselves checked against sacrebleu and nltk in ``test_ngram_parity.py``.
 The key-size limit and chunk size are lowered in some tests to drive the dense
@@ -33,6 +33,9 @@ OPTIONS: list[tuple[str, dict[str, Any]]] = [
     ("chrf", {}),
     ("chrf++", {}),
     ("chrf", {"char_order": 4, "word_order": 1, "whitespace": True, "lowercase": True}),
+    ("gleu", {}),
+    ("gleu", {"min_order": 2, "max_order": 3}),
+    ("gleu", {"tokenizer": "whitespace", "max_order": 6}),
 ]
 
 
@@ -54,7 +57,7 @@ def test_batch_statistics_equal_per_item(name: str, options: dict[str, Any]) -> 
     assert batch(name, options) == per_item(name, options)
 
 
-@pytest.mark.parametrize("name", ["bleu", "chrf++"])
+@pytest.mark.parametrize("name", ["bleu", "chrf++", "gleu"])
 def test_small_chunks_and_dense_keys(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_vector, "CHUNK", 50)  # many chunks, groups never split
     monkeypatch.setattr(_vector, "_LIMIT", 1 << 40)  # forces dense renumbering

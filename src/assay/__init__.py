@@ -9,8 +9,12 @@ The public API is the names in ``__all__`` (pinned by a test)::
     'f1|tok:word|norm:none|multi:max|v:0.1.0'
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from assay._version import __version__
-from assay.api import bind, score, score_corpus, signature
 from assay.errors import (
     AccountingError,
     AssayError,
@@ -23,20 +27,60 @@ from assay.errors import (
     UnknownNormalizerError,
     UnknownTokenizerError,
 )
-from assay.evaluation.compare import CompareOptions, result_document
-from assay.evaluation.diff import diff_reports
-from assay.evaluation.runs import EvaluationResult, SystemInput, evaluate
-from assay.io.bundled import data_path
-from assay.metrics.corpus import CorpusResult
-from assay.metrics.registry import get_metric, metric_names
-from assay.structured import (
-    Judge,
-    StructuredItem,
-    StructuredReport,
-    load_contract,
-    score_structured,
-)
-from assay.text import normalize, tokenize
+
+if TYPE_CHECKING:
+    from assay.api import bind, score, score_corpus, signature
+    from assay.evaluation.compare import CompareOptions, result_document
+    from assay.evaluation.diff import diff_reports
+    from assay.evaluation.runs import EvaluationResult, SystemInput, evaluate
+    from assay.io.bundled import data_path
+    from assay.metrics.corpus import CorpusResult
+    from assay.metrics.registry import get_metric, metric_names
+    from assay.structured import (
+        Judge,
+        StructuredItem,
+        StructuredReport,
+        load_contract,
+        score_structured,
+    )
+    from assay.text import normalize, tokenize
+
+# The module ``assay.signature`` is loaded now: loading it later (first use of a metric)
+# would set the package attribute ``signature`` to the module, hiding the function.
+importlib.import_module("assay.signature")
+del globals()["signature"]
+
+# The rest of the public API is imported on first use (PEP 562), so ``import assay``
+# costs only the errors: name → the module that defines it.
+_LAZY = {
+    **dict.fromkeys(("bind", "score", "score_corpus", "signature"), "assay.api"),
+    **dict.fromkeys(("CompareOptions", "result_document"), "assay.evaluation.compare"),
+    "diff_reports": "assay.evaluation.diff",
+    **dict.fromkeys(("EvaluationResult", "SystemInput", "evaluate"), "assay.evaluation.runs"),
+    "data_path": "assay.io.bundled",
+    "CorpusResult": "assay.metrics.corpus",
+    **dict.fromkeys(("get_metric", "metric_names"), "assay.metrics.registry"),
+    **dict.fromkeys(
+        ("Judge", "StructuredItem", "StructuredReport", "load_contract", "score_structured"),
+        "assay.structured",
+    ),
+    **dict.fromkeys(("normalize", "tokenize"), "assay.text"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name's module on first use and keep the name here."""
+    if name not in _LAZY:
+        raise AttributeError(f"module 'assay' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_LAZY[name]), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    """The module's names, the lazy public ones included."""
+    return sorted({*globals(), *_LAZY})
+
 
 __all__ = [
     "AccountingError",

@@ -21,10 +21,11 @@ The CLI maps each class to an exit code in one table (``assay.cli.main``).
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # annotations only: pathlib costs start-up time
+    from pathlib import Path
 
 
 def _rebuild(kind: type[AssayError], args: tuple[Any, ...], state: dict[str, Any]) -> AssayError:
@@ -54,6 +55,8 @@ class UnknownNameError(AssayError, ValueError):
     def __init__(self, name: str, known: Iterable[str]) -> None:
         self.name = name
         self.known = sorted(known)
+        import difflib  # only when a name is unknown
+
         close = difflib.get_close_matches(str(name), self.known, n=3, cutoff=0.5)
         self.suggestions = close
         hint = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""

@@ -6,6 +6,7 @@ Typed errors become one line on stderr and an exit code from one table
 
 from __future__ import annotations
 
+import importlib
 import sys
 from collections.abc import Sequence
 from typing import IO, Any
@@ -13,18 +14,6 @@ from typing import IO, Any
 import click
 
 from assay._version import __version__
-from assay.cli.check_cmd import check_command
-from assay.cli.code_cmd import code_command
-from assay.cli.compare_cmd import compare_command
-from assay.cli.data_cmd import data_command
-from assay.cli.demo_cmd import demo_command
-from assay.cli.diff_cmd import diff_command
-from assay.cli.eval_cmd import eval_command
-from assay.cli.fingerprint_cmd import fingerprint_command
-from assay.cli.judge_cmd import judge_calibrate_command, judge_command
-from assay.cli.metric_cmds import metrics_command, score_command
-from assay.cli.report_cmd import report_command
-from assay.cli.structured_cmd import structured_command
 from assay.errors import (
     AssayError,
     InputFileError,
@@ -68,12 +57,104 @@ def one_line(error: AssayError | OSError) -> TypedErrorExit:
     return TypedErrorExit(f"{where}{error.strerror or error}; check the path and permissions", 3)
 
 
+# Each command's module and object, and its one-line help for ``assay --help``: the
+# module is imported only when its command runs (or shows its own help), so start-up
+# does not pay for every command's imports. A test checks the lines equal the commands'.
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "check": (
+        "check_cmd",
+        "check_command",
+        "Validate a benchmark release, then run the smoke test.",
+    ),
+    "code": ("code_cmd", "code_command", "Run programs against tests in a sandbox; report pass@k."),
+    "compare": (
+        "compare_cmd",
+        "compare_command",
+        "Rank systems: intervals, paired tests, tie groups.",
+    ),
+    "data": ("data_cmd", "data_command", "Show where the bundled sample data is."),
+    "demo": ("demo_cmd", "demo_command", "Evaluate the bundled samples and write every report."),
+    "diff": ("diff_cmd", "diff_command", "Compare two reports: definition changes, then flips."),
+    "eval": ("eval_cmd", "eval_command", "Score prediction files against QA gold files."),
+    "fingerprint": (
+        "fingerprint_cmd",
+        "fingerprint_command",
+        "Print the evaluator fingerprint (SHA-256).",
+    ),
+    "judge": (
+        "judge_cmd",
+        "judge_command",
+        "Judge open answers against a rubric with an LLM judge.",
+    ),
+    "judge-calibrate": (
+        "judge_cmd",
+        "judge_calibrate_command",
+        "Judge vs human labels: Cohen's kappa.",
+    ),
+    "metrics": (
+        "metric_cmds",
+        "metrics_command",
+        "List the registered metrics and their signatures.",
+    ),
+    "report": (
+        "report_cmd",
+        "report_command",
+        "Re-render a saved report as Markdown, HTML or CSV.",
+    ),
+    "score": (
+        "metric_cmds",
+        "score_command",
+        "Score one prediction or a JSONL file with a metric.",
+    ),
+    "structured": (
+        "structured_cmd",
+        "structured_command",
+        "Score JSON answers on FORMAT and FACT separately.",
+    ),
+}
+
+
 class AssayGroup(click.Group):
     """The command group: typed errors become one line and an exit code.
 
     This holds when the group is invoked directly (``CliRunner().invoke(cli, ...)``),
     not only through :func:`main`.
     """
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        """The command names, sorted (imports nothing)."""
+        return sorted({*COMMANDS, *self.commands})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """The command ``cmd_name``, importing its module on first use."""
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            module, name, _ = COMMANDS[cmd_name]
+            command = getattr(importlib.import_module(f"assay.cli.{module}"), name)
+            self.add_command(command, cmd_name)
+        return self.commands.get(cmd_name)
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """As click's, with every command loaded first when the name is unknown.
+
+        click suggests close names ("Did you mean 'eval'?") from the loaded commands.
+        """
+        if args and args[0] not in COMMANDS:
+            for name in COMMANDS:
+                self.get_command(ctx, name)
+        return super().resolve_command(ctx, args)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The ``Commands:`` section of ``assay --help`` from :data:`COMMANDS`."""
+        rows = [(name, COMMANDS[name][2]) for name in self.list_commands(ctx) if name in COMMANDS]
+        rows += [
+            (name, command.get_short_help_str(formatter.width))
+            for name, command in sorted(self.commands.items())
+            if name not in COMMANDS and not command.hidden
+        ]
+        with formatter.section("Commands"):
+            formatter.write_dl(sorted(rows))
 
     def invoke(self, ctx: click.Context) -> Any:
         """Run the subcommand, turning AssayError/OSError into :class:`TypedErrorExit`."""
@@ -87,22 +168,6 @@ class AssayGroup(click.Group):
 @click.version_option(__version__, prog_name="assay")
 def cli() -> None:
     """assay: deterministic, reproducible scoring of model answers."""
-
-
-cli.add_command(check_command)
-cli.add_command(code_command)
-cli.add_command(compare_command)
-cli.add_command(data_command)
-cli.add_command(demo_command)
-cli.add_command(diff_command)
-cli.add_command(eval_command)
-cli.add_command(fingerprint_command)
-cli.add_command(judge_command)
-cli.add_command(judge_calibrate_command)
-cli.add_command(metrics_command)
-cli.add_command(report_command)
-cli.add_command(score_command)
-cli.add_command(structured_command)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

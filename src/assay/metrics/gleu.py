@@ -71,6 +71,46 @@ def _stats(prediction: str, targets: Sequence[str], s: Settings) -> Stats:
     return gleu_statistics(hyp, refs, low, high)
 
 
+def _batch_stats(
+    predictions: Sequence[str], targets_list: Sequence[Sequence[str]], s: Settings
+) -> list[Stats]:
+    """:func:`_stats` for a whole corpus: every prediction/target pair counted at once.
+
+    Each pair's ``tp`` is the sum over orders of the clipped matches (n-grams of
+    different orders never coincide); the best-ratio target is then picked exactly
+    as :func:`gleu_statistics` does.
+    """
+    import numpy as np
+
+    from assay.metrics import _vector
+
+    low, high = _orders(s)
+    texts: list[list[str]] = []
+    for prediction, targets in zip(predictions, targets_list, strict=True):
+        hyp = s.tokenize(s.normalize(prediction))
+        for target in targets:
+            texts += [hyp, s.tokenize(s.normalize(target))]
+    packed = _vector.pack_tokens(texts)
+    n_pairs = len(texts) // 2
+    group = np.repeat(np.arange(n_pairs), 2)
+    slot = np.tile(np.array([0, 1]), n_pairs)
+    matches = _vector.clipped_matches(packed, group, slot, n_pairs, high)[low - 1 :].sum(axis=0)
+    sizes = [np.maximum(packed.lengths - n + 1, 0) for n in range(low, high + 1)]
+    n_grams = np.sum(sizes, axis=0)
+    n_all = np.maximum(n_grams[0::2], n_grams[1::2])
+    pairs = list(zip(matches.tolist(), n_all.tolist(), strict=True))
+    out: list[Stats] = []
+    start = 0
+    for targets in targets_list:
+        best: tuple[int, int] | None = None
+        for candidate in pairs[start : start + len(targets)]:
+            if candidate[1] and (best is None or candidate[0] / candidate[1] > best[0] / best[1]):
+                best = candidate
+        out.append(best if best is not None else (0, 0))
+        start += len(targets)
+    return out
+
+
 def _reduce(stats: Sequence[float], s: Settings) -> float:
     return gleu_from_statistics(stats)
 
@@ -111,6 +151,7 @@ METRICS = (
         stats_fn=_stats,
         stats_names=_names,
         reduce_fn=_reduce,
+        batch_stats_fn=_batch_stats,
         corpus_from_stats=True,
     ),
 )

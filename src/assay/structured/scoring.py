@@ -26,6 +26,7 @@ required item stated. An answer with no claims is unscorable, never a fact pass.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -122,10 +123,11 @@ class FactResult:
 
     def to_dict(self) -> dict[str, Any]:
         """Canonical JSON form."""
+        counts = Counter(v.verdict for v in self.verdicts)
         return {
             "all_supported": self.all_supported,
             "claims": [v.to_dict() for v in self.verdicts],
-            "counts": {verdict: self.count(verdict) for verdict in VERDICTS},
+            "counts": {verdict: counts[verdict] for verdict in VERDICTS},
             "missing_required": list(self.missing_required),
             "reason": self.reason,
             "required": list(self.required),

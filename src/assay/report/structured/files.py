@@ -14,6 +14,7 @@ from typing import Any
 
 from assay.io.output import write_file
 from assay.report.csv_guard import guard_row
+from assay.report.indented_json import dumps_sorted_indented
 
 CSV_COLUMNS: tuple[str, ...] = (
     "id",
@@ -40,7 +41,7 @@ CSV_COLUMNS: tuple[str, ...] = (
 
 def render_structured_json(report: dict[str, Any]) -> str:
     """The JSON report: sorted keys, two-space indent, trailing newline."""
-    return json.dumps(report, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+    return dumps_sorted_indented(report) + "\n"
 
 
 def render_structured_jsonl(report: dict[str, Any]) -> str:
