@@ -26,8 +26,8 @@ def test_structured_imports_point_down() -> None:
 
 
 def test_structured_renderers_import_no_scoring_code() -> None:
-    # the one output writer (atomic replace) and the CSV formula guard (a pure text
-    # function) are the only assay modules they may use
-    allowed = {"assay.io.output", "assay.report.csv_guard"}
+    # the one output writer (atomic replace), the CSV formula guard and the JSON text
+    # encoder (pure text functions) are the only assay modules they may use
+    allowed = {"assay.io.output", "assay.report.csv_guard", "assay.report.indented_json"}
     for path in (SRC / "report" / "structured").glob("*.py"):
         assert assay_imports(path) <= allowed, path
