@@ -402,10 +402,7 @@ COMMANDS: dict[str, tuple[tuple[str, ...], Builder]] = {
         lambda f, o: ["score", "token_f1", "--file", str(f["pairs"])],
     ),
     "structured": (
-        # The schema file is left out on purpose: the contract loader (strict decoding,
-        # deep and cyclic schemas) is hardened by helper h15b's change (issue 15,
-        # structured side); its mutations still crash main until that lands.
-        ("items", "references"),
+        ("items", "references", "schema"),
         lambda f, o: ["structured", "--items", str(f["items"]), "--schema", str(f["schema"]),
                       "--references", str(f["references"]), "--output", str(o / "s.json"),
                       "--per-item", str(o / "s.csv")],
