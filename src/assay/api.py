@@ -19,7 +19,7 @@ from assay.metrics.corpus import (
 )
 from assay.metrics.registry import get_metric
 from assay.metrics.squad_v2_thresh import probabilities_for, squad_v2_evaluation
-from assay.parallel import executor_for
+from assay.parallel import chunked, executor_for
 
 
 def bind(metric_name: str, **options: Any) -> BoundMetric:
@@ -181,10 +181,7 @@ def _score_corpus_distributed(
     with executor_for(executor) as runner:
         if not runner.distributed:
             return corpus_result(bound, [corpus_part(bound, preds, checked)])
-        chunks = [
-            (preds[i : i + CHUNK_ITEMS], checked[i : i + CHUNK_ITEMS])
-            for i in range(0, len(checked), CHUNK_ITEMS)
-        ]
+        chunks = list(zip(chunked(preds, CHUNK_ITEMS), chunked(checked, CHUNK_ITEMS), strict=True))
         parts = runner.map(_PartTask(bound), chunks, progress=progress)
     return corpus_result(bound, parts)
 

@@ -42,6 +42,11 @@ _LOCAL = re.compile(r"local:([0-9]+)")
 _ADDRESS = re.compile(r"(tcp|tls|inproc|ucx|ws|wss)://\S+")
 
 
+def chunked(items: Sequence[T], size: int) -> list[Sequence[T]]:
+    """``items`` cut into consecutive partitions of ``size`` (the last may be shorter)."""
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
 class DaskMissingError(InvalidOptionError):
     """Dask was asked for but is not installed."""
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from assay._version import __version__
-from assay.parallel import executor_for
+from assay.parallel import chunked, executor_for
 from assay.structured import summary, tables
 from assay.structured.contract import Contract, contract_from_schema, load_contract
 from assay.structured.items import (
@@ -156,8 +156,8 @@ def score_structured(
     task = _ItemsTask(contract, read_facts_from_wrapped, chosen)
     with executor_for(executor) as runner:
         if runner.distributed:
-            chunks = [loaded[i : i + CHUNK_ITEMS] for i in range(0, len(loaded), CHUNK_ITEMS)]
-            results = tuple(r for part in runner.map(task, chunks, progress=progress) for r in part)
+            parts = runner.map(task, chunked(loaded, CHUNK_ITEMS), progress=progress)
+            results = tuple(r for part in parts for r in part)
         else:
             results = task(loaded)
     return StructuredReport(
