@@ -89,5 +89,5 @@ def test_readme_runs_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     for name in ("report.json", "per_question.csv", "assay-result.json", "report.html",
                  "again.md", "items.csv", "atlas-7b.html", "structured.json", "items.jsonl",
                  "release/results/summary.json", "assay-demo/report.html",
-                 "atlas-result.json"):  # fmt: skip
+                 "atlas-result.json", "scores.jsonl"):  # fmt: skip
         assert (tmp_path / name).is_file(), name

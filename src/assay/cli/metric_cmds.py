@@ -8,11 +8,23 @@ from typing import Any
 
 import click
 
-from assay.api import bind, score_corpus
 from assay.cli.options import dask_option, partition_lines
-from assay.errors import InputFileError, MissingExtraError
-from assay.io.jsonl import Pair, read_pairs
+from assay.cli.score_output import (
+    Interval,
+    bind_all,
+    metric_names,
+    per_item_text,
+    render_json,
+    render_text,
+    score_entry,
+    score_file,
+)
+from assay.cli.stdout import echo_written
+from assay.errors import MissingExtraError
+from assay.io.output import is_stdout, refuse_overwriting_inputs, write_file
 from assay.metrics.registry import REGISTRY, get_metric
+from assay.stats._common import DEFAULT_SEED
+from assay.stats.bootstrap import DEFAULT_RESAMPLES
 
 
 @click.command("metrics", short_help="List the registered metrics and their signatures.")
@@ -60,10 +72,12 @@ def value_range(name: str) -> str:
 
 @click.command(
     "score",
-    short_help="Score one prediction or a JSONL file with a metric.",
+    short_help="Score one prediction or a file of pairs with one or more metrics.",
     context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
 )
-@click.argument("metric")
+@click.argument("metric", required=False)
+@click.option("--metric", "-m", "metric_options", multiple=True, metavar="METRIC",
+              help="A metric (repeatable, or comma-separated: -m f1,rouge_l).")  # fmt: skip
 @click.option("--prediction", "-p", help="The prediction text.")
 @click.option("--target", "-t", "targets", multiple=True, help="A target text (repeatable).")
 @click.option(
@@ -71,9 +85,21 @@ def value_range(name: str) -> str:
     "-f",
     "pairs_file",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="A JSONL file of {id, prediction, targets} rows; prints the mean and count.",
+    help="A file of {id, prediction, targets} rows (JSONL, CSV or TSV; - for stdin); "
+    "prints each metric's corpus value and count.",
 )
 @dask_option()
+@click.option("--per-item", "per_item", type=click.Path(dir_okay=False, path_type=Path),
+              help="With --file: write one JSONL row per pair (id and each metric's value); "
+              "- for stdout.")  # fmt: skip
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the scores (signatures, intervals) as one JSON document.")  # fmt: skip
+@click.option("--confidence", type=float, default=None,
+              help="With --file: add a percentile bootstrap interval at this level, e.g. 0.95.")
+@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True,
+              help="Seed of the bootstrap (recorded).")  # fmt: skip
+@click.option("--resamples", type=int, default=DEFAULT_RESAMPLES, show_default=True,
+              help="Bootstrap resamples (recorded).")  # fmt: skip
 @click.option("--tokenizer", default=None, help="Override the metric's tokenizer.")
 @click.option("--normalizer", default=None, help="Override the metric's normalizer.")
 @click.option(
@@ -89,18 +115,25 @@ def value_range(name: str) -> str:
 @click.pass_context
 def score_command(
     ctx: click.Context,
-    metric: str,
+    metric: str | None,
+    metric_options: tuple[str, ...],
     prediction: str | None,
     targets: tuple[str, ...],
     pairs_file: Path | None,
+    per_item: Path | None,
+    as_json: bool,
+    confidence: float | None,
+    seed: int,
+    resamples: int,
     tokenizer: str | None,
     normalizer: str | None,
     raw_options: tuple[str, ...],
     dask: str | None,
 ) -> None:
-    """Score one prediction (or a JSONL file of pairs) with METRIC.
+    """Score one prediction (or a file of pairs) with METRIC and each -m METRIC.
 
-    METRIC is a registered name or alias (list them with `assay metrics`).
+    METRIC is a registered name or alias (list them with `assay metrics`). Options
+    (--tokenizer, -o KEY=VALUE, --max-order 2, ...) apply to every metric named.
     """
     if metric == "judge":
         raise click.UsageError(
@@ -110,30 +143,29 @@ def score_command(
     options: dict[str, Any] = parse_options(raw_options)
     options.update(parse_extra_options(ctx.args))
     options.update({k: v for k, v in (("tokenizer", tokenizer), ("normalizer", normalizer)) if v})
-    bound = bind(metric, **options)
-    if pairs_file is not None:
-        if prediction is not None or targets:
-            raise click.UsageError("give either --file or --prediction/--target, not both")
-        pairs = list(read_pairs(pairs_file))  # raises on an empty file
-        extra = no_answer_options(pairs)
-        result = score_corpus(
-            metric,
-            [p.prediction for p in pairs],
-            [list(p.targets) for p in pairs],
-            executor=dask,
-            progress=partition_lines(dask),
-            **extra,
-            **options,
-        )
-        kind = "mean" if result.is_mean else "corpus"
-        click.echo(f"{bound.spec.name}: {result.value:.6f} ({kind} over n={result.n})")
-        for key, value in (result.details or {}).items():
-            click.echo(f"{key}: {value!r}")
-    else:
+    metrics = bind_all(metric_names(metric, metric_options), options)
+    interval = Interval(confidence, seed, resamples)
+    if pairs_file is None:
         if prediction is None or not targets:
             raise click.UsageError("give --prediction TEXT and at least one --target TEXT")
-        click.echo(f"{bound.spec.name}: {bound.score(prediction, list(targets)):.6f}")
-    click.echo(f"signature: {bound.signature}")
+        if per_item is not None or confidence is not None:
+            raise click.UsageError("--per-item and --confidence need --file")
+        entries = [score_entry(m, m.score(prediction, list(targets)), None, None) for m in metrics]
+    else:
+        if prediction is not None or targets:
+            raise click.UsageError("give either --file or --prediction/--target, not both")
+        refuse_overwriting_inputs({"--per-item": per_item}, [pairs_file])
+        pairs, scored = score_file(
+            metrics, pairs_file, interval, options, executor=dask, progress=partition_lines(dask)
+        )
+        entries = [entry for entry, _ in scored]
+        if per_item is not None:
+            written = write_file(per_item, per_item_text(pairs, scored), option="--per-item")
+    source = None if pairs_file is None else str(pairs_file)
+    text = render_json(entries, source, interval) if as_json else render_text(entries)
+    click.echo(text, err=is_stdout(per_item))
+    if pairs_file is not None and per_item is not None:
+        echo_written([written], err=as_json)
 
 
 def _default_signature(name: str) -> str:
@@ -142,30 +174,6 @@ def _default_signature(name: str) -> str:
         return get_metric(name).bind().signature
     except MissingExtraError as missing:
         return f"(needs: pip install 'assay[{missing.extra}]')"
-
-
-def no_answer_options(pairs: list[Pair]) -> dict[str, Any]:
-    """``no_answer_probabilities`` and ``ids`` when the rows carry ``no_answer_probability``.
-
-    Raises:
-        InputFileError: some rows have the field and others do not (naming the first).
-    """
-    given = [p for p in pairs if p.no_answer_probability is not None]
-    if not given:
-        return {}
-    for pair in pairs:
-        if pair.no_answer_probability is None:
-            raise InputFileError(
-                pair.path,
-                "missing while other rows give one; give every row a no_answer_probability "
-                "or none",
-                line=pair.line,
-                field="no_answer_probability",
-            )
-    return {
-        "no_answer_probabilities": {p.id: p.no_answer_probability for p in pairs},
-        "ids": [p.id for p in pairs],
-    }
 
 
 def parse_value(text: str) -> Any:

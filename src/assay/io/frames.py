@@ -6,13 +6,7 @@ import importlib
 from collections.abc import Sequence
 from typing import Any
 
-from assay.errors import AssayError
-
-PANDAS_HINT = "DataFrame export needs pandas; pip install 'assay[pandas]'"
-
-
-class MissingExtraError(AssayError, ImportError):
-    """An optional dependency is not installed (the message names the extra to install)."""
+from assay.errors import MissingExtraError
 
 
 def data_frame(rows: Sequence[dict[str, Any]], columns: Sequence[str]) -> Any:
@@ -24,5 +18,5 @@ def data_frame(rows: Sequence[dict[str, Any]], columns: Sequence[str]) -> Any:
     try:
         pandas = importlib.import_module("pandas")  # untyped here: no pandas-stubs needed
     except ImportError:
-        raise MissingExtraError(PANDAS_HINT) from None
+        raise MissingExtraError("DataFrame export", "pandas", "pandas") from None
     return pandas.DataFrame.from_records(list(rows), columns=list(columns))
