@@ -177,7 +177,7 @@ def test_demo_writes_files(
     monkeypatch.chdir(tmp_path)
     assert run("demo") == 0
     out = capsys.readouterr().out
-    assert "Leaderboard" in out and "assay-demo" in out and "Accuracy by evidence_source" in out
+    assert "Leaderboard" in out and "assay-demo" in out and "assay-demo/report.md" in out
     for name in (
         "report.json",
         "per_question.csv",

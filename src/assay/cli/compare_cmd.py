@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import click
 
-from assay.cli.eval_cmd import input_files, run_evaluation, write_comparison_files
+from assay.cli.eval_cmd import (
+    RENDERING,
+    STATISTICS,
+    input_files,
+    phase,
+    run_evaluation,
+    write_comparison_files,
+)
 from assay.cli.options import InputArgs, StatsArgs, input_options, stats_options
 from assay.cli.stdout import echo_written, side_console, stdout_taken
 from assay.evaluation.compare import result_document
@@ -49,10 +56,13 @@ def compare_command(inputs: InputArgs, stats: StatsArgs, scatters: tuple[str, ..
         if document.get("kind") != "assay.result":
             raise click.UsageError(f"{files[0]} is not a multi-system assay result")
     else:
-        document = result_document(run_evaluation(inputs), options)
+        result = run_evaluation(inputs)
+        with phase(STATISTICS):
+            document = result_document(result, options)
     document = add_scatters(document, scatters)
-    written = write_comparison_files(
-        document, stats.result_json, stats.html_path, stats.markdown_path
-    )
+    with phase(RENDERING, active=bool(stats.result_json or stats.html_path or stats.markdown_path)):
+        written = write_comparison_files(
+            document, stats.result_json, stats.html_path, stats.markdown_path
+        )
     print_result(document, side_console(stdout_taken(written)))
     echo_written(written)

@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import click
 
-from assay.cli.eval_cmd import progress_bar, write_comparison_files
-from assay.evaluation.benchmark import DIMENSIONS
-from assay.evaluation.runs import SystemInput, evaluate
+from assay.cli.eval_cmd import RENDERING, STATISTICS, phase, progress_bar, write_comparison_files
+from assay.evaluation.runs import EvaluationResult, SystemInput, evaluate
 
 
 def sample_dir() -> Path:
@@ -74,10 +74,6 @@ def demo_command(out_dir: Path, profile: str, show_data_dir: bool) -> None:
         return
     from assay.evaluation.compare import result_document
     from assay.io.output import check_output_path, refuse_overwriting_inputs
-    from assay.report.release.files import write_outputs
-    from assay.report.result.terminal import print_result
-    from assay.report.structured.files import render_structured_json, write_per_item, write_text
-    from assay.report.structured.terminal import render_structured_terminal
     from assay.structured.example import score_bundled_example
 
     check_output_path(out_dir / "report.json", "--out")  # before minutes of work, not after
@@ -91,11 +87,22 @@ def demo_command(out_dir: Path, profile: str, show_data_dir: bool) -> None:
     gold = [source / "qa_single_doc.jsonl", source / "qa_cross_doc.jsonl"]
     with progress_bar(len(systems)) as progress:
         result = evaluate(gold, systems, profile=profile, progress=progress)
-    structured = score_bundled_example().to_dict()
-    document = result_document(result, structured=structured)
-    print_result(document, dimensions=DIMENSIONS)
-    click.echo("\nStructured output (bundled product-catalogue example):")
-    render_structured_terminal(structured)
+    with phase(STATISTICS):
+        structured = score_bundled_example().to_dict()
+        document = result_document(result, structured=structured)
+    with phase(RENDERING):
+        paths = write_demo_files(out_dir, source, result, document, structured)
+    print_demo_summary(document, structured, out_dir, paths, profile)
+
+
+def write_demo_files(
+    out_dir: Path, source: Path, result: EvaluationResult, document: dict[str, Any],
+    structured: dict[str, Any],
+) -> list[Path]:  # fmt: skip
+    """Write every demo file; return their paths in a stable order."""
+    from assay.report.release.files import write_outputs
+    from assay.report.structured.files import render_structured_json, write_per_item, write_text
+
     written = write_outputs(
         result,
         output=out_dir / "report.json",
@@ -112,9 +119,40 @@ def demo_command(out_dir: Path, profile: str, show_data_dir: bool) -> None:
     ]
     write_text(structured_paths[0], render_structured_json(structured), "--out")
     write_per_item(structured, structured_paths[1], "--out")
+    return [*written.paths, manifest, *reports, *structured_paths]
+
+
+def print_demo_summary(
+    document: dict[str, Any], structured: dict[str, Any], out_dir: Path, paths: list[Path],
+    profile: str,
+) -> None:  # fmt: skip
+    """A screenful: what was scored, the structured headlines, the leaderboard, the files.
+
+    The full tables (pairwise tests, accounting, every slice) are in report.md and
+    report.html, so the leaderboard and the file list are what stays on screen.
+    """
+    from rich.console import Console
+
+    from assay.report.result.terminal import print_leaderboard
+
+    systems = document["systems"]
+    holds = all(s["accounting"]["holds"] for s in systems)
+    questions = systems[0]["gold_count"] if systems else 0
+    click.echo(
+        f"Scored {len(systems)} systems × {questions} questions (profile {profile}); "
+        f"accounting {'holds' if holds else 'DOES NOT HOLD'} for every system."
+    )
+    heads = {h["key"]: h for h in structured["headlines"]}
+    parts = [f"{heads[k]['name']} {heads[k]['k']}/{heads[k]['n']}"
+             for k in ("format_compliance", "end_to_end_pass") if k in heads]  # fmt: skip
+    click.echo(f"Structured-output example ({structured['identity']['total']} items): "
+               + ", ".join(parts) + ".")  # fmt: skip
+    click.echo("")
+    print_leaderboard(document, Console() if Console().is_terminal else Console(width=150))
     click.echo(f"\nFiles written to {out_dir}/ :")
-    for path in [*written.paths, manifest, *reports, *structured_paths]:
+    for path in paths:
         click.echo(f"  {path}")
+    click.echo("Full tables (pairwise tests, accounting, every slice) are in the reports:")
     click.echo(f"HTML report: {out_dir / 'report.html'}")
     click.echo(f"Markdown report: {out_dir / 'report.md'}")
     click.echo(f"Check the release with: assay check {out_dir} --profile {profile}")

@@ -85,6 +85,25 @@ def progress_bar(total: int) -> Iterator[Callable[[str], None] | None]:
         yield lambda _name: bar.advance(task)
 
 
+@contextmanager
+def phase(text: str, *, active: bool = True) -> Iterator[None]:
+    """A spinner with ``text`` on a terminal's stderr while a long phase runs; nothing otherwise.
+
+    ``active=False`` shows nothing (the phase has no work to do this run).
+    """
+    if not active or not sys.stderr.isatty():
+        yield
+        return
+    from rich.console import Console
+
+    with Console(stderr=True).status(text):
+        yield
+
+
+STATISTICS = "statistics: intervals, paired tests, tie groups"
+RENDERING = "writing reports"
+
+
 @click.command("eval", short_help="Score prediction files against QA gold files.")
 @input_options
 @click.option(
@@ -144,10 +163,12 @@ def eval_command(
     to_err = stdout_taken(path for _, path in planned)
     document = None
     if several or stats.result_json or stats.html_path or stats.markdown_path:
-        document = result_document(result, stats.compare_options())
-        written += write_comparison_files(
-            document, stats.result_json, stats.html_path, stats.markdown_path
-        )
+        with phase(STATISTICS):
+            document = result_document(result, stats.compare_options())
+        with phase(RENDERING):
+            written += write_comparison_files(
+                document, stats.result_json, stats.html_path, stats.markdown_path
+            )
     if document is None or not several:
         released = result.profile == "xldocbench"
         click.echo(release_summary(result.systems[0], released=released), err=to_err)

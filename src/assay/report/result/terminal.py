@@ -18,11 +18,50 @@ if TYPE_CHECKING:
     from rich.table import Table
 
 
-def leaderboard_table(document: dict[str, Any]) -> Table:
+def compact_interval(lower: float | None, upper: float | None) -> str:
+    """``[.938–1.000]``: the interval without leading zeros or the space (terminal only)."""
+    if lower is None or upper is None:
+        return "n/a"
+    return f"[{_short(lower)}–{_short(upper)}]"
+
+
+def _short(value: float) -> str:
+    text = f"{value:.3f}"
+    return text[1:] if text.startswith("0.") else text.replace("-0.", "-.")
+
+
+def _estimate_cell(estimate: dict[str, Any] | None, compact: bool) -> str:
+    if not compact or estimate is None or estimate.get("mean") is None:
+        return estimate_text(estimate)
+    interval = compact_interval(estimate.get("lower"), estimate.get("upper"))
+    return f"{format_number(estimate['mean'])} {interval}"
+
+
+def _wilson_cell(rate: dict[str, Any] | None, compact: bool) -> str:
+    if not rate:
+        return "n/a"
+    bounds = (compact_interval if compact else format_interval)(rate["lower"], rate["upper"])
+    return f"{rate['k']}/{rate['n']} {bounds}"
+
+
+WILSON = "accuracy k/n [Wilson]"
+
+
+def leaderboard_table(
+    document: dict[str, Any],
+    *,
+    compact: bool = False,
+    drop: tuple[str, ...] = (),
+) -> Table:
     """Rank group, system, every metric with its interval, and evaluated k/n.
 
     Evaluated counts the questions scored from a prediction: a system whose ids match
     none of the gold shows ``0/48``, not ``48/48``.
+
+    Args:
+        document: the result document.
+        compact: intervals as ``[.938–1.000]`` (terminal only), to fit narrow widths.
+        drop: columns left out (metric names, ``wilson``, ``evaluated``).
     """
     from rich.table import Table
 
@@ -31,24 +70,20 @@ def leaderboard_table(document: dict[str, Any]) -> Table:
     table = Table(title=f"Leaderboard by {METRIC_TITLES[comparison['metric']]} (rank = tie group)")
     table.add_column("group", justify="right")
     table.add_column("system")
-    for metric in document["metrics"]:
-        table.add_column(f"{METRIC_TITLES[metric]} [{ci}]", justify="right")
-    table.add_column("accuracy k/n [Wilson]", justify="right")
-    table.add_column("evaluated", justify="right")
+    metrics = [m for m in document["metrics"] if m not in drop]
+    for metric in metrics:
+        table.add_column(f"{METRIC_TITLES[metric]} [{ci}]", justify="right", no_wrap=True)
+    if "wilson" not in drop:
+        table.add_column(WILSON, justify="right", no_wrap=True)
+    if "evaluated" not in drop:
+        table.add_column("evaluated", justify="right", no_wrap=True)
     for system in document["systems"]:
-        rate = system.get("accuracy_rate")
-        wilson = (
-            f"{rate['k']}/{rate['n']} {format_interval(rate['lower'], rate['upper'])}"
-            if rate
-            else "n/a"
-        )
-        table.add_row(
-            str(system["tie_group"]),
-            system["system"],
-            *(estimate_text(system["overall"][m]) for m in document["metrics"]),
-            wilson,
-            evaluated_text(system),
-        )
+        cells = [_estimate_cell(system["overall"][m], compact) for m in metrics]
+        if "wilson" not in drop:
+            cells.append(_wilson_cell(system.get("accuracy_rate"), compact))
+        if "evaluated" not in drop:
+            cells.append(evaluated_text(system))
+        table.add_row(str(system["tie_group"]), system["system"], *cells)
     return table
 
 
@@ -56,6 +91,34 @@ def evaluated_text(system: dict[str, Any]) -> str:
     """``k/n``: gold questions scored from a prediction (a missing one scored as "" is not)."""
     missing = system["accounting"]["buckets"].get("missing", 0)
     return f"{system['gold_count'] - missing}/{system['gold_count']}"
+
+
+def _needed_width(console: Console, table: Table) -> int:
+    """The width a table takes without wrapping any cell."""
+    return console.measure(table, options=console.options.update_width(10_000)).maximum
+
+
+def fitted_leaderboard(document: dict[str, Any], console: Console) -> tuple[Table, str | None]:
+    """The widest leaderboard that fits the console, and a note naming what was left out.
+
+    Tried in order: as is; compact intervals; without the Wilson column; without
+    ``evaluated``; with the ranking metric alone. Intervals never wrap.
+    """
+    ranking = document["comparison"]["metric"]
+    others = tuple(m for m in document["metrics"] if m != ranking)
+    variants: list[tuple[bool, tuple[str, ...]]] = [
+        (False, ()), (True, ()), (True, ("wilson",)), (True, ("wilson", "evaluated")),
+        (True, ("wilson", "evaluated", *others)),
+    ]  # fmt: skip
+    for compact, drop in variants:
+        table = leaderboard_table(document, compact=compact, drop=drop)
+        if _needed_width(console, table) <= console.width:
+            break
+    if not drop:
+        return table, None
+    names = [WILSON if d == "wilson" else METRIC_TITLES.get(d, d) for d in drop]
+    note = f"(not shown at {console.width} columns: {', '.join(names)}; see the Markdown report)"
+    return table, note
 
 
 def pairwise_matrix(document: dict[str, Any]) -> Table:
@@ -89,6 +152,36 @@ def pairwise_matrix(document: dict[str, Any]) -> Table:
     return table
 
 
+def pair_list(document: dict[str, Any]) -> Table:
+    """Every pair on its own row (for more systems than a matrix can show at this width)."""
+    from rich.table import Table
+
+    comparison = document["comparison"]
+    table = Table(
+        title=f"Paired differences, a − b ({METRIC_TITLES[comparison['metric']]}); "
+        f"p: {comparison['method']}, {comparison['n_resamples']} trials, seed "
+        f"{comparison['seed']}, Holm-adjusted"
+    )
+    for name, justify in (("a", "left"), ("b", "left"), ("a − b", "right"),
+                          ("p (Holm)", "right"), ("significant", "left")):  # fmt: skip
+        table.add_column(name, justify=justify, no_wrap=True)  # type: ignore[arg-type]
+    for pair in comparison["pairs"]:
+        diff = pair["test"]["difference"]
+        table.add_row(
+            pair["a"], pair["b"], "n/a" if diff is None else f"{diff:+.3f}",
+            p_text(pair["p_holm"]), "yes" if pair["significant"] else "no",
+        )  # fmt: skip
+    return table
+
+
+def fitted_pairwise(document: dict[str, Any], console: Console) -> Table:
+    """The row − column matrix when it fits the console without wrapping, else the pair list."""
+    matrix = pairwise_matrix(document)
+    for column in matrix.columns:
+        column.no_wrap = True
+    return matrix if _needed_width(console, matrix) <= console.width else pair_list(document)
+
+
 def accounting_table(document: dict[str, Any]) -> Table:
     """The accounting identity per system: total = sum of the buckets."""
     from rich.table import Table
@@ -111,7 +204,15 @@ def accounting_table(document: dict[str, Any]) -> Table:
     return table
 
 
-def slice_table(document: dict[str, Any], dimension: str) -> Table:
+def fitted_slice_table(document: dict[str, Any], dimension: str, console: Console) -> Table:
+    """A slice table, with compact intervals when the full ones would not fit."""
+    table = slice_table(document, dimension)
+    if _needed_width(console, table) <= console.width:
+        return table
+    return slice_table(document, dimension, compact=True)
+
+
+def slice_table(document: dict[str, Any], dimension: str, *, compact: bool = False) -> Table:
     """Ranking metric per label of one dimension, one column per system."""
     from rich.table import Table
 
@@ -125,9 +226,17 @@ def slice_table(document: dict[str, Any], dimension: str) -> Table:
         table.add_column(name, justify="right")
     for label, per_system in document["slices"].get(dimension, {}).items():
         n = max(entry["n"] for entry in per_system.values())
-        cells = [estimate_text(per_system.get(name, {}).get(metric)) for name in names]
+        cells = [_estimate_cell(per_system.get(name, {}).get(metric), compact) for name in names]
         table.add_row(label, str(n), *cells)
     return table
+
+
+def print_leaderboard(document: dict[str, Any], console: Console) -> None:
+    """The leaderboard fitted to the console's width, with its note when columns were left out."""
+    leaderboard, note = fitted_leaderboard(document, console)
+    console.print(leaderboard)
+    if note:
+        console.print(note, highlight=False)
 
 
 def print_result(
@@ -141,8 +250,8 @@ def print_result(
 
     if console is None:
         console = Console() if Console().is_terminal else Console(width=150)
-    console.print(leaderboard_table(document))
-    console.print(pairwise_matrix(document))
+    print_leaderboard(document, console)
+    console.print(fitted_pairwise(document, console))
     for pair in document["comparison"]["pairs"]:
         mdd = (pair["difference"] or {}).get("mdd")
         console.print(
@@ -151,7 +260,7 @@ def print_result(
         )
     console.print(accounting_table(document))
     for dimension in dimensions:
-        console.print(slice_table(document, dimension))
+        console.print(fitted_slice_table(document, dimension, console))
     console.print(f"statistics: {document['statistics']['mean_interval']}", highlight=False)
     console.print(
         f"profile: {document['profile']} (assay {document['assay_version']}); "

@@ -1,0 +1,137 @@
+"""The terminal report fits 80–160 columns: intervals on one line, a pair list for many systems."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.console import Console
+
+import assay
+from assay.evaluation.compare import CompareOptions, result_document
+from assay.evaluation.runs import SystemInput, evaluate
+from assay.report.markdown import format_number
+from assay.report.result.markdown import p_text
+from assay.report.result.terminal import compact_interval, print_result
+from cli_helpers import run
+
+SAMPLE = assay.data_path("xlsample")
+GOLD = [SAMPLE / "qa_single_doc.jsonl", SAMPLE / "qa_cross_doc.jsonl"]
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+
+def document(folder: Path | None = None) -> dict[str, Any]:
+    files = sorted((folder or SAMPLE / "predictions").glob("*.jsonl"))
+    result = evaluate(GOLD, [SystemInput(f.stem, str(f)) for f in files])
+    return result_document(result, CompareOptions(n_resamples=2000))
+
+
+@pytest.fixture(scope="module")
+def sample() -> dict[str, Any]:
+    return document()
+
+
+def render(doc: dict[str, Any], width: int) -> str:
+    console = Console(record=True, width=width, color_system=None, force_terminal=False)
+    print_result(doc, console)
+    return console.export_text()
+
+
+@pytest.mark.parametrize("width", [100, 120, 160])
+def test_every_leaderboard_interval_stays_on_one_line(sample: dict[str, Any], width: int) -> None:
+    text = render(sample, width)
+    assert max(len(line) for line in text.splitlines()) <= width
+    board = text[: text.index("Paired differences")]
+    for system in sample["systems"]:
+        [row] = [line for line in board.splitlines() if f" {system['system']} " in line]
+        for metric in sample["metrics"]:
+            estimate = system["overall"][metric]
+            full = f"[{format_number(estimate['lower'])}, {format_number(estimate['upper'])}]"
+            short = compact_interval(estimate["lower"], estimate["upper"])
+            assert f"{format_number(estimate['mean'])} " in row
+            assert full in row or short in row, (metric, row)
+
+
+def test_at_100_columns_a_left_out_column_is_named(sample: dict[str, Any]) -> None:
+    text = render(sample, 100)
+    assert "(not shown at 100 columns: accuracy k/n [Wilson]; see the Markdown report)" in text
+    assert "accuracy k/n [Wilson]" not in text.split("(not shown")[0]
+    wide = render(sample, 160)
+    assert "not shown" not in wide and "accuracy k/n [Wilson]" in wide
+
+
+def test_at_80_columns_the_ranking_metric_stays(sample: dict[str, Any]) -> None:
+    text = render(sample, 80)
+    board = text[: text.index("(not shown")]
+    assert max(len(line) for line in board.splitlines()) <= 80
+    assert "accuracy [95% CI]" in board and "token F1" not in board
+    assert "token F1, ANLS" in text
+
+
+@pytest.fixture(scope="module")
+def thirteen(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    folder = tmp_path_factory.mktemp("thirteen")
+    rng = random.Random(13)
+    bases = [[json.loads(x) for x in f.read_text("utf-8").splitlines() if x.strip()]
+             for f in sorted((SAMPLE / "predictions").glob("*.jsonl"))]  # fmt: skip
+    for i in range(13):
+        rows = [dict(r) for r in bases[i % 3]]
+        for row in rows:
+            if rng.random() < 0.08 * (i % 4):
+                row["prediction"] = "no idea"
+        (folder / f"system-{i:02d}.jsonl").write_text(
+            "".join(json.dumps(r) + "\n" for r in rows), "utf-8"
+        )
+    return document(folder)
+
+
+def test_thirteen_systems_at_160_columns_show_every_p_value_whole(
+    thirteen: dict[str, Any],
+) -> None:
+    text = render(thirteen, 160)
+    assert max(len(line) for line in text.splitlines()) <= 160
+    lines = text.splitlines()
+    pairs = thirteen["comparison"]["pairs"]
+    assert len(pairs) == 78
+    for pair in pairs:
+        row = [ln for ln in lines if re.search(rf"\b{pair['a']}\b.*\b{pair['b']}\b.*\d", ln)]
+        assert row and p_text(pair["p_holm"]) in row[0], pair
+
+
+def test_demo_ends_with_the_leaderboard_and_the_file_list(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert run("demo") == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) <= 40
+    board = next(i for i, line in enumerate(lines) if "Leaderboard by accuracy" in line)
+    files = lines.index("Files written to assay-demo/ :")
+    assert board < files and all("Pairwise" not in line for line in lines)
+    assert lines[files + 1 : files + 11] == [
+        f"  assay-demo/{name}" for name in (
+            "report.json", "per_question.csv", "results/scores.jsonl", "results/summary.json",
+            "manifest.json", "assay-result.json", "report.html", "report.md",
+            "structured/report.json", "structured/items.jsonl",
+        )
+    ]  # fmt: skip
+    assert lines[-1] == "Check the release with: assay check assay-demo --profile assay"
+
+
+def test_a_terminal_sees_the_statistics_phase(tmp_path: Path) -> None:
+    command = (f"{sys.executable} -m assay compare --data-dir {SAMPLE} "
+               f"--predictions {SAMPLE / 'predictions'} --html {tmp_path / 'r.html'}")  # fmt: skip
+    done = subprocess.run(
+        ["script", "-qec", command, "/dev/null"], capture_output=True, text=True,
+        env={"PYTHONPATH": str(SRC), "COLUMNS": "100", "PATH": "/usr/bin:/bin", "TERM": "xterm"},
+        timeout=300, check=False, cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-2000:]
+    assert "statistics: intervals, paired tests, tie groups" in done.stdout
+    assert "writing reports" in done.stdout
