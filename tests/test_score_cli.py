@@ -116,3 +116,23 @@ def test_an_unknown_metric_among_several_is_named(capsys: pytest.CaptureFixture[
     assert run("score", "-m", "f1,rouge_m", "-p", "a", "-t", "a") != 0
     err = capsys.readouterr().err
     assert "rouge_m" in err and err.startswith("error:")
+
+
+def test_squad_v2_details_with_other_metrics(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows = [
+        '{"id": "a", "prediction": "1976", "targets": ["1976"], "no_answer_probability": 0.1}',
+        '{"id": "b", "prediction": "x", "targets": [""], "no_answer_probability": 0.9}',
+    ]
+    path = tmp_path / "pairs.jsonl"
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    document = json.loads(out(capsys, "score", "-m", "f1,squad_v2.em", "--file", str(path),
+                              "--json"))  # fmt: skip
+    f1, em = document["metrics"]
+    # Only the SQuAD v2 metric takes the probabilities. By hand: a is right, b answers an
+    # unanswerable question; the running best-exact score starts at 1 (one unanswerable),
+    # +1 at 0.1 (a) -> 2 (best, threshold 0.1), -1 at 0.9 (b) -> 100 * 2 / 2.
+    assert "details" not in f1 and f1["value"] == 0.5
+    assert em["details"]["exact"] == 50.0 and em["details"]["best_exact"] == 100.0
+    assert em["details"]["best_exact_thresh"] == 0.1

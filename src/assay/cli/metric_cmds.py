@@ -135,7 +135,8 @@ def score_command(
     METRIC is a registered name or alias (list them with `assay metrics`). Options
     (--tokenizer, -o KEY=VALUE, --max-order 2, ...) apply to every metric named.
     """
-    if metric == "judge":
+    names = metric_names(metric, metric_options)
+    if "judge" in names:
         raise click.UsageError(
             "the judge metric asks an LLM endpoint; run it with `assay judge --items FILE "
             "--rubric FILE --judge-url URL --judge-model NAME --output report.json`"
@@ -143,7 +144,7 @@ def score_command(
     options: dict[str, Any] = parse_options(raw_options)
     options.update(parse_extra_options(ctx.args))
     options.update({k: v for k, v in (("tokenizer", tokenizer), ("normalizer", normalizer)) if v})
-    metrics = bind_all(metric_names(metric, metric_options), options)
+    metrics = bind_all(names, options)
     interval = Interval(confidence, seed, resamples)
     if pairs_file is None:
         if prediction is None or not targets:
