@@ -104,7 +104,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "score": (
         "metric_cmds",
         "score_command",
-        "Score one prediction or a JSONL file with a metric.",
+        "Score one pair or a pairs file with one or more metrics.",
     ),
     "structured": (
         "structured_cmd",

@@ -72,7 +72,7 @@ def value_range(name: str) -> str:
 
 @click.command(
     "score",
-    short_help="Score one prediction or a file of pairs with one or more metrics.",
+    short_help="Score one pair or a pairs file with one or more metrics.",
     context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
 )
 @click.argument("metric", required=False)
