@@ -90,3 +90,42 @@ def test_written_reports_equal_the_standard_encoder(tmp_path: Path) -> None:
         summary
         == json.dumps(json.loads(summary), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     )
+
+
+# Lists and dicts whose members are all dicts of scalars are written from one C encoder
+# call and cut apart at the dict boundaries: strings full of the text around a boundary
+# (braces, commas, newlines, indents, quotes) must not be mistaken for one.
+TRICKY = st.sampled_from(["}", "{", "},\n  {", '"}, {"', ",\n    ", "\\", '"', "\n", ""])
+LEAF_TEXT = st.lists(TRICKY | st.text(max_size=4), max_size=4).map("".join)
+LEAF_DICT = st.dictionaries(LEAF_TEXT | st.integers(), SCALARS | LEAF_TEXT, max_size=4)
+LEAF_DICTS = st.lists(LEAF_DICT, max_size=6)
+NESTED_LEAVES = st.recursive(
+    LEAF_DICTS | st.dictionaries(LEAF_TEXT, LEAF_DICT, max_size=5),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(KEYS, inner, max_size=3),
+    max_leaves=12,
+)
+
+
+@given(NESTED_LEAVES, st.booleans(), st.booleans())
+def test_runs_of_scalar_dicts_are_cut_at_their_boundaries(
+    obj: Any, sort_keys: bool, ensure_ascii: bool
+) -> None:
+    try:
+        expected = _reference(obj, sort_keys, ensure_ascii)
+    except TypeError:  # int and str keys in one dict cannot be sorted
+        with pytest.raises(TypeError):
+            dumps_indented(obj, sort_keys=sort_keys, ensure_ascii=ensure_ascii)
+        return
+    assert dumps_indented(obj, sort_keys=sort_keys, ensure_ascii=ensure_ascii) == expected
+
+
+def test_scalar_dict_runs_by_hand() -> None:
+    rows = [{"a": "},\n    {", "b": 1.5}, {"a": "}", "b": math.nan}, {"c": None}]
+    nested = {"x": {"s": "{", "t": True}, "y": {"u": -0.0}, "z": {"v": "\u2028"}}
+    for obj in (rows, nested, {"rows": rows, "n": 3}, [rows, [nested]], [{}, {"a": 1}]):
+        for sort_keys in (False, True):
+            for ensure_ascii in (False, True):
+                expected = _reference(obj, sort_keys, ensure_ascii)
+                assert dumps_indented(obj, sort_keys=sort_keys, ensure_ascii=ensure_ascii) == (
+                    expected
+                )

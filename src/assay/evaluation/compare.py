@@ -29,17 +29,33 @@ Paired statistics use the questions every system evaluated (all of them unless
 from __future__ import annotations
 
 import json
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from assay.errors import InvalidOptionError
-from assay.evaluation.benchmark import DIMENSIONS, QuestionResult, SystemResult, label_sets
+from assay.evaluation.benchmark import QuestionResult, SystemResult
+from assay.evaluation.estimates import (
+    METRICS,
+    SystemEstimates,
+    clip_to_unit,
+    cluster_key,
+    is_binary,
+    is_clustered,
+    mean_estimate,
+    slices,
+    system_estimates,
+)
 from assay.evaluation.runs import EvaluationResult
+
+__all__ = [
+    "METRICS", "POWER", "RESULT_KIND", "RESULT_VERSION", "TESTS", "CompareOptions",
+    "accounting_identity", "clip_to_unit", "cluster_key", "comparison", "mean_estimate",
+    "result_document", "statistics_settings",
+]  # fmt: skip
 
 RESULT_KIND = "assay.result"
 RESULT_VERSION = 1
-METRICS = ("accuracy", "token_f1", "anls")
 TESTS = ("approximate_randomization", "paired_bootstrap", "exact_sign_flip")
 POWER = 0.80
 
@@ -80,71 +96,6 @@ class CompareOptions:
             raise InvalidOptionError(f"--test {self.method!r}: choose one of {', '.join(TESTS)}")
 
 
-def cluster_key(question: QuestionResult) -> str:
-    """The clustering key of a question: its sorted document ids joined by ``+``."""
-    return "+".join(sorted(set(question.documents))) or question.question_id
-
-
-def _clustered(questions: Sequence[QuestionResult]) -> bool:
-    keys = [cluster_key(q) for q in questions]
-    return len(set(keys)) < len(keys)
-
-
-def mean_estimate(
-    values: Sequence[float], clusters: Sequence[Hashable] | None, confidence: float
-) -> dict[str, Any]:
-    """A mean with SE and t interval: clustered when ``clusters`` is given, else iid.
-
-    Every score lies in [0, 1], so the interval is cut to [0, 1]; ``clipped`` says
-    whether the cut changed a bound (the unclipped bounds follow from mean ± t·SE).
-    A 0/1 sample with no spread (all 0 or all 1) has SE 0, which would claim a
-    zero-width interval; it gets the Wilson interval of k/n instead, and
-    ``interval_method`` says which interval the bounds are.
-    """
-    from assay.stats import clustered_mean_interval, mean_interval, wilson_interval
-
-    if clusters is None:
-        estimate = mean_interval(values, confidence=confidence).to_dict()
-    else:
-        estimate = clustered_mean_interval(values, clusters, confidence=confidence).to_dict()
-    estimate = {**clip_to_unit(estimate), "interval_method": "t"}
-    if estimate["se"] == 0.0 and _is_binary(values):
-        rate = wilson_interval(int(sum(values)), len(values), confidence)
-        estimate.update(lower=rate.lower, upper=rate.upper, interval_method="wilson")
-    return estimate
-
-
-def clip_to_unit(estimate: dict[str, Any]) -> dict[str, Any]:
-    """Cut an estimate's interval to [0, 1], recording whether a bound moved."""
-    lower, upper = estimate["lower"], estimate["upper"]
-    if lower is None or upper is None:
-        return {**estimate, "clipped": False}
-    clipped = lower < 0.0 or upper > 1.0
-    return {**estimate, "lower": max(lower, 0.0), "upper": min(upper, 1.0), "clipped": clipped}
-
-
-def _estimates(
-    questions: Sequence[QuestionResult], clustered: bool, confidence: float
-) -> dict[str, Any]:
-    clusters = [cluster_key(q) for q in questions] if clustered else None
-    return {
-        m: mean_estimate([getattr(q, m) for q in questions], clusters, confidence) for m in METRICS
-    }
-
-
-def _is_binary(values: Sequence[float]) -> bool:
-    return all(v in (0.0, 1.0) for v in values)
-
-
-def _rate(questions: Sequence[QuestionResult], confidence: float) -> dict[str, Any] | None:
-    from assay.stats import wilson_interval
-
-    values = [q.accuracy for q in questions]
-    if not _is_binary(values):
-        return None
-    return wilson_interval(int(sum(values)), len(values), confidence).to_dict()
-
-
 def accounting_identity(system: SystemResult) -> dict[str, Any]:
     """Total, buckets, the identity as text and whether it holds."""
     buckets = dict(system.accounting)
@@ -157,7 +108,7 @@ def accounting_identity(system: SystemResult) -> dict[str, Any]:
     }
 
 
-def _system_entry(system: SystemResult, clustered: bool, confidence: float) -> dict[str, Any]:
+def _system_entry(system: SystemResult, estimate: SystemEstimates) -> dict[str, Any]:
     return {
         "system": system.system,
         "prediction_files": list(system.prediction_files),
@@ -168,34 +119,8 @@ def _system_entry(system: SystemResult, clustered: bool, confidence: float) -> d
         "extra_prediction_count": system.extra_prediction_count,
         "accounting": accounting_identity(system),
         "duplicates": [d.to_dict() for d in system.duplicates],
-        "overall": _estimates(system.questions, clustered, confidence),
-        "accuracy_rate": _rate(system.questions, confidence),
-    }
-
-
-def _slices(systems: Sequence[SystemResult], clustered: bool, confidence: float) -> dict[str, Any]:
-    """Per dimension, per label, per system: n and each metric's estimate.
-
-    Each question's label sets are built once (not once per dimension).
-    """
-    found: list[dict[str, dict[str, Any]]] = [{} for _ in DIMENSIONS]
-    for system in systems:
-        groups: list[dict[str, list[QuestionResult]]] = [{} for _ in DIMENSIONS]
-        for q in system.questions:
-            for group, labels in zip(groups, label_sets(q), strict=True):
-                for label in labels:
-                    members = group.get(label)
-                    if members is None:
-                        members = group[label] = []
-                    members.append(q)
-        for labels_found, group in zip(found, groups, strict=True):
-            for label, members in group.items():
-                entry = _estimates(members, clustered, confidence)
-                entry["n"] = len(members)
-                labels_found.setdefault(label, {})[system.system] = entry
-    return {
-        dimension: {label: labels[label] for label in sorted(labels)}
-        for dimension, labels in zip(DIMENSIONS, found, strict=True)
+        "overall": estimate.overall(),
+        "accuracy_rate": estimate.accuracy_rate(),
     }
 
 
@@ -267,9 +192,9 @@ def comparison(systems: Sequence[SystemResult], options: CompareOptions) -> dict
         seed=options.seed, alpha=options.alpha, ties_count=options.ties_count,
     )  # fmt: skip
     pairs = []
-    is_binary = {name: _is_binary(v) for name, v in values.items()}  # once per system
+    binary_system = {name: is_binary(v) for name, v in values.items()}  # once per system
     for pair in compared.pairs:
-        binary = is_binary[pair.a] and is_binary[pair.b]
+        binary = binary_system[pair.a] and binary_system[pair.b]
         entry = pair.to_dict()
         entry["mcnemar"] = (
             mcnemar_exact(values[pair.a], values[pair.b]).to_dict() if binary else None
@@ -348,8 +273,11 @@ def result_document(
     """
     options = options or CompareOptions()
     options.validate()
-    clustered = _clustered(result.systems[0].questions) if result.systems else False
-    entries = {s.system: _system_entry(s, clustered, options.confidence) for s in result.systems}
+    clustered = is_clustered(result.systems[0].questions) if result.systems else False
+    estimates = system_estimates(result.systems, clustered, options.confidence)
+    entries = {
+        s.system: _system_entry(s, e) for s, e in zip(result.systems, estimates, strict=True)
+    }
     compared = comparison(result.systems, options)
     groups = dict(zip(compared["systems"], compared["tie_groups"]["groups"], strict=True))
     ranked = []
@@ -364,7 +292,7 @@ def result_document(
         "statistics": statistics_settings(options, clustered),
         "systems": ranked,
         "comparison": compared,
-        "slices": _slices(result.systems, clustered, options.confidence),
+        "slices": slices(result.systems, estimates),
         "items": [],
         "structured": structured,
     }

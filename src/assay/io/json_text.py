@@ -20,7 +20,9 @@ from typing import Any
 _c_make_encoder: Any = getattr(json.encoder, "c_make_encoder", None)  # CPython C accelerator
 
 _SCALARS = frozenset({str, int, float, bool, type(None)})
+_DICT = {dict}
 _INDENT = "  "
+_INFINITY = float("inf")
 
 
 class _Fallback(Exception):
@@ -49,23 +51,32 @@ class _Writer:
         )
         self.out: list[str] = []
         self._leaf: dict[int, Callable[[Any, int], Any]] = {}
-        self._scalar = self._encoder("\n")
-
-    def _encoder(self, separator: str) -> Callable[[Any, int], Any]:
-        return _c_make_encoder(  # type: ignore[no-any-return]
-            None, _no_default, self.string, None, ": ", separator, self.sort_keys, False, True
-        )
 
     def _leaf_encoder(self, depth: int) -> Callable[[Any, int], Any]:
+        """The C encoder whose item separator is the newline and indent of ``depth + 1``."""
         encoder = self._leaf.get(depth)
         if encoder is None:
-            encoder = self._leaf[depth] = self._encoder(",\n" + _INDENT * (depth + 1))
+            encoder = self._leaf[depth] = _c_make_encoder(
+                None, _no_default, self.string, None, ": ", ",\n" + _INDENT * (depth + 1),
+                self.sort_keys, False, True,
+            )  # fmt: skip
         return encoder
+
+    def scalar(self, obj: Any) -> str:
+        """The JSON text of a str, int, float, bool or None (as :mod:`json` writes it)."""
+        kind = type(obj)
+        if kind is str:
+            return self.string(obj)
+        if kind is float:
+            return _float_text(obj)
+        if kind is int:
+            return int.__repr__(obj)
+        return "null" if obj is None else ("true" if obj else "false")
 
     def value(self, obj: Any, depth: int) -> None:
         kind = type(obj)
         if kind in _SCALARS:
-            self.out.append("".join(self._scalar(obj, 0)))
+            self.out.append(self.scalar(obj))
         elif kind is dict:
             self._dict(obj, depth)
         elif kind is list or kind is tuple:
@@ -78,44 +89,97 @@ class _Writer:
         inner = "\n" + _INDENT * (depth + 1)
         return text[0] + inner + text[1:-1] + "\n" + _INDENT * depth + text[-1]
 
+    def _leaf_dicts(self, dicts: list[Any], depth: int) -> list[str]:
+        """The texts of non-empty leaf dicts at ``depth``, from one C encoder call.
+
+        The dicts are encoded as one list with the item separator of ``depth``; as no
+        JSON string holds a raw newline and a scalar never ends in ``}``, the text
+        ``}`` + separator + ``{`` occurs exactly between two dicts.
+        """
+        separator = ",\n" + _INDENT * (depth + 1)
+        text = "".join(self._leaf_encoder(depth)(dicts, 0))
+        inner = "\n" + _INDENT * (depth + 1)
+        close = "\n" + _INDENT * depth + "}"
+        return ["{" + inner + body + close for body in text[2:-2].split("}" + separator + "{")]
+
     def _dict(self, obj: dict[Any, Any], depth: int) -> None:
         if not obj:
             self.out.append("{}")
             return
-        if _SCALARS.issuperset(map(type, obj.values())):
+        kinds = set(map(type, obj.values()))
+        if _SCALARS.issuperset(kinds):
             self.out.append(self._leaf_text(obj, depth))
             return
-        items = sorted(obj.items()) if self.sort_keys else obj.items()
+        items = sorted(obj.items()) if self.sort_keys else list(obj.items())
         inner = "\n" + _INDENT * (depth + 1)
+        out = self.out
+        if kinds == _DICT and len(items) > 1 and self._all_leaf_dicts([v for _, v in items]):
+            texts = self._leaf_dicts([v for _, v in items], depth + 1)
+            separator = "{" + inner
+            for (key, _), text in zip(items, texts, strict=True):
+                out.append(separator + self._key(key) + text)
+                separator = "," + inner
+            out.append("\n" + _INDENT * depth + "}")
+            return
         separator = "{" + inner
         for key, item in items:
-            self.out.append(separator)
-            self.out.append(self._key(key))
-            self.value(item, depth + 1)
+            if type(item) in _SCALARS:
+                out.append(separator + self._key(key) + self.scalar(item))
+            else:
+                out.append(separator + self._key(key))
+                self.value(item, depth + 1)
             separator = "," + inner
-        self.out.append("\n" + _INDENT * depth + "}")
+        out.append("\n" + _INDENT * depth + "}")
 
     def _key(self, key: Any) -> str:
-        if type(key) is not str:
-            if type(key) not in _SCALARS:
-                raise _Fallback
-            return "".join(self._scalar({key: 0}, 0))[1:-2]
-        return self.string(key) + ": "
+        if type(key) is str:
+            return self.string(key) + ": "
+        if type(key) not in _SCALARS:
+            raise _Fallback
+        if type(key) is float:  # json writes a float key with float.__repr__, as a value
+            return '"' + _float_text(key) + '": '
+        return '"' + self.scalar(key) + '": '
+
+    @staticmethod
+    def _all_leaf_dicts(values: list[Any]) -> bool:
+        """Whether every value is a non-empty dict of scalars."""
+        superset = _SCALARS.issuperset
+        return all(type(v) is dict and v and superset(map(type, v.values())) for v in values)
 
     def _list(self, obj: list[Any] | tuple[Any, ...], depth: int) -> None:
         if not obj:
             self.out.append("[]")
             return
-        if _SCALARS.issuperset(map(type, obj)):
+        kinds = set(map(type, obj))
+        if _SCALARS.issuperset(kinds):
             self.out.append(self._leaf_text(list(obj), depth))
             return
         inner = "\n" + _INDENT * (depth + 1)
+        out = self.out
+        if kinds == _DICT and len(obj) > 1 and self._all_leaf_dicts(list(obj)):
+            texts = self._leaf_dicts(list(obj), depth + 1)
+            out.append("[" + inner + ("," + inner).join(texts) + "\n" + _INDENT * depth + "]")
+            return
         separator = "[" + inner
         for item in obj:
-            self.out.append(separator)
-            self.value(item, depth + 1)
+            if type(item) in _SCALARS:
+                out.append(separator + self.scalar(item))
+            else:
+                out.append(separator)
+                self.value(item, depth + 1)
             separator = "," + inner
-        self.out.append("\n" + _INDENT * depth + "]")
+        out.append("\n" + _INDENT * depth + "]")
+
+
+def _float_text(value: float) -> str:
+    """A float as :mod:`json` writes it (``allow_nan``: NaN and the infinities by name)."""
+    if value != value:
+        return "NaN"
+    if value == _INFINITY:
+        return "Infinity"
+    if value == -_INFINITY:
+        return "-Infinity"
+    return float.__repr__(value)
 
 
 def _no_default(value: Any) -> Any:
