@@ -41,14 +41,40 @@ def dumps_indented(obj: Any, *, sort_keys: bool = False, ensure_ascii: bool = Tr
     return "".join(writer.out)
 
 
+def compact_encoder(*, ensure_ascii: bool = True) -> Callable[[Any], str]:
+    """A function giving ``json.dumps(obj, ensure_ascii=ensure_ascii)``, with less set-up per call.
+
+    One C encoder serves every call (``json.dumps`` with a non-default option builds a
+    new :class:`json.JSONEncoder`, and its encoder, each time).
+    """
+    if _c_make_encoder is None:
+        return json.JSONEncoder(ensure_ascii=ensure_ascii).encode
+    encoder = _c_make_encoder(
+        None, _no_default, _string_encoder(ensure_ascii), None, ": ", ", ", False, False, True
+    )
+    fallback = json.JSONEncoder(ensure_ascii=ensure_ascii).encode
+
+    def encode(obj: Any) -> str:
+        try:
+            return "".join(encoder(obj, 0))
+        except (_Fallback, RecursionError):
+            return fallback(obj)  # what json.dumps gives, or raises
+
+    return encode
+
+
+def _string_encoder(ensure_ascii: bool) -> Callable[[str], str]:
+    return (
+        json.encoder.encode_basestring_ascii if ensure_ascii else json.encoder.encode_basestring
+    )
+
+
 class _Writer:
     """Collects the chunks of one document."""
 
     def __init__(self, sort_keys: bool, ensure_ascii: bool) -> None:
         self.sort_keys = sort_keys
-        self.string: Callable[[str], str] = (
-            json.encoder.encode_basestring_ascii if ensure_ascii else json.encoder.encode_basestring
-        )
+        self.string = _string_encoder(ensure_ascii)
         self.out: list[str] = []
         self._leaf: dict[int, Callable[[Any, int], Any]] = {}
 

@@ -10,24 +10,27 @@ from __future__ import annotations
 
 import csv
 import io
+from typing import Any
 
 from assay.evaluation.benchmark import PER_QUESTION_FIELDS
 from assay.evaluation.runs import EvaluationResult
 from assay.report.csv_guard import guard_row, guards_profile
-from assay.report.release.json import question_dict
+from assay.report.release.json import question_rows
 
 
-def per_question_csv(result: EvaluationResult) -> str:
-    """The per-question CSV text of a run."""
+def per_question_csv(
+    result: EvaluationResult, rows: dict[str, list[dict[str, Any]]] | None = None
+) -> str:
+    """The per-question CSV text of a run (``rows``: each system's question rows, if made)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     several = len(result.systems) > 1
     guarded = guards_profile(result.profile)
     writer.writerow((["system"] if several else []) + list(PER_QUESTION_FIELDS))
+    seen: dict[float, float] = {}
     for system in result.systems:
-        for question in system.questions:
-            row = question_dict(question)
-            values = [row[name] for name in PER_QUESTION_FIELDS]
-            cells = ([system.system] if several else []) + values
-            writer.writerow(guard_row(cells) if guarded else cells)
+        lead = [system.system] if several else []
+        made = (rows or {}).get(system.system) or question_rows(system, seen)
+        cells = (lead + list(row.values()) for row in made)  # rows are in the field order
+        writer.writerows(map(guard_row, cells) if guarded else cells)
     return buffer.getvalue()

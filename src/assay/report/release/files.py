@@ -14,7 +14,13 @@ from pathlib import Path
 from assay.evaluation.runs import EvaluationResult
 from assay.io.output import directory_lock, write_file
 from assay.report.release.csv import per_question_csv
-from assay.report.release.json import dumps, provenance_block, report_document, sidecar_path
+from assay.report.release.json import (
+    dumps,
+    provenance_block,
+    question_rows,
+    report_document,
+    sidecar_path,
+)
 from assay.report.release.results import scores_jsonl, summary_json
 
 
@@ -81,15 +87,20 @@ def write_outputs(
             folder's lock.
     """
     written = Written()
+    rows = {}  # each system's rounded question rows, made once for the JSON and the CSV
+    if per_question_csv_path is not None or (output is not None and per_question_json):
+        seen: dict[float, float] = {}
+        rows = {s.system: question_rows(s, seen) for s in result.systems}
     if output is not None:
         output = Path(output)
-        document = report_document(result, per_question=per_question_json)
+        document = report_document(result, per_question=per_question_json, rows=rows)
         released = result.profile == "xldocbench"
         _write(output, dumps(document, final_newline=not released), written, "--output")
         if writes_sidecar(result.profile, len(result.systems)):
             _write(sidecar_path(output), dumps(provenance_block(result)), written, "--output")
     if per_question_csv_path is not None:
-        _write(Path(per_question_csv_path), per_question_csv(result), written, "--per-question-csv")
+        text = per_question_csv(result, rows)
+        _write(Path(per_question_csv_path), text, written, "--per-question-csv")
     if results_dir is not None:
         scores, summary = scores_jsonl(result), summary_json(result)
         with directory_lock(results_folder(results_dir), option="--results-dir") as folder:

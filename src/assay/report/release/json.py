@@ -11,11 +11,18 @@ options, accounting, duplicates).
 
 from __future__ import annotations
 
+import operator
 from pathlib import Path
 from typing import Any
 
 from assay.errors import InputFileError
-from assay.evaluation.benchmark import Aggregate, QuestionResult, SystemResult
+from assay.evaluation.benchmark import (
+    PER_QUESTION_FIELDS,
+    RELEASED_ROW_FIELDS,
+    Aggregate,
+    QuestionResult,
+    SystemResult,
+)
 from assay.evaluation.runs import EvaluationResult
 from assay.io.json_text import dumps_indented
 from assay.io.jsondoc import read_json
@@ -30,6 +37,10 @@ def rounded(value: float) -> float:
     return round(value, DECIMALS)
 
 
+_QUESTION_FIELDS = operator.attrgetter(*PER_QUESTION_FIELDS)
+_SCORE_NAMES = ("accuracy", "token_f1", "anls")
+
+
 def aggregate_dict(aggregate: Aggregate) -> dict[str, Any]:
     """``{count, accuracy, token_f1, anls}`` rounded."""
     return {
@@ -40,16 +51,52 @@ def aggregate_dict(aggregate: Aggregate) -> dict[str, Any]:
     }
 
 
-def question_dict(question: QuestionResult) -> dict[str, Any]:
-    """One released per-question row, rounded."""
-    row = question.to_dict()
-    for name in ("accuracy", "token_f1", "anls"):
-        row[name] = rounded(row[name])
+def question_dict(
+    question: QuestionResult, seen: dict[float, float] | None = None
+) -> dict[str, Any]:
+    """One released per-question row, rounded (``question.to_dict()`` with rounded scores).
+
+    ``seen`` remembers rounded scores across calls (scores repeat: 0, 1, 1/2, 2/3, ...).
+    """
+    row = dict(zip(PER_QUESTION_FIELDS, _QUESTION_FIELDS(question), strict=True))
+    if question.released_row is not None:
+        row.update(zip(RELEASED_ROW_FIELDS, question.released_row, strict=True))
+    row.update(zip(_SCORE_NAMES, rounded_scores(question, seen), strict=True))
     return row
 
 
-def release_report(system: SystemResult, *, per_question: bool = True) -> dict[str, Any]:
-    """One system's report in the released key order."""
+def rounded_scores(
+    question: QuestionResult, seen: dict[float, float] | None = None
+) -> tuple[float, float, float]:
+    """``(accuracy, token_f1, anls)`` rounded; ``seen`` remembers roundings across calls."""
+    seen = {} if seen is None else seen
+    out = []
+    for value in (question.accuracy, question.token_f1, question.anls):
+        if type(value) is float and value:  # 1 and 1.0, 0.0 and -0.0: equal keys, other text
+            found = seen.get(value)
+            if found is None:
+                found = seen[value] = round(value, DECIMALS)
+            out.append(found)
+        else:
+            out.append(round(value, DECIMALS))
+    return out[0], out[1], out[2]
+
+
+def question_rows(
+    system: SystemResult, seen: dict[float, float] | None = None
+) -> list[dict[str, Any]]:
+    """Every per-question row of a system (:func:`question_dict`), in gold order."""
+    seen = {} if seen is None else seen
+    return [question_dict(q, seen) for q in system.questions]
+
+
+def release_report(
+    system: SystemResult,
+    *,
+    per_question: bool = True,
+    rows: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """One system's report in the released key order (``rows``: its question rows, if made)."""
     report: dict[str, Any] = {
         "gold_count": system.gold_count,
         "prediction_count": system.prediction_count,
@@ -63,7 +110,7 @@ def release_report(system: SystemResult, *, per_question: bool = True) -> dict[s
         },
     }
     if per_question:
-        report["per_question"] = [question_dict(q) for q in system.questions]
+        report["per_question"] = question_rows(system) if rows is None else rows
     return report
 
 
@@ -96,16 +143,29 @@ def provenance_block(result: EvaluationResult) -> dict[str, Any]:
     return block
 
 
-def report_document(result: EvaluationResult, *, per_question: bool = True) -> dict[str, Any]:
-    """The JSON report of a run (see module docstring for the layouts)."""
+def report_document(
+    result: EvaluationResult,
+    *,
+    per_question: bool = True,
+    rows: dict[str, list[dict[str, Any]]] | None = None,
+) -> dict[str, Any]:
+    """The JSON report of a run (see module docstring for the layouts).
+
+    ``rows``: each system's question rows (:func:`question_rows`) when already made.
+    """
+    rows = rows or {}
     if len(result.systems) == 1:
-        document = release_report(result.systems[0], per_question=per_question)
+        system = result.systems[0]
+        document = release_report(system, per_question=per_question, rows=rows.get(system.system))
         if result.profile != "xldocbench":
             document["assay"] = provenance_block(result)
         return document
     return {
         "leaderboard": [leaderboard_row(s) for s in result.leaderboard()],
-        "systems": {s.system: release_report(s, per_question=per_question) for s in result.systems},
+        "systems": {
+            s.system: release_report(s, per_question=per_question, rows=rows.get(s.system))
+            for s in result.systems
+        },
         "assay": provenance_block(result),
     }
 

@@ -9,29 +9,32 @@ missing_prediction_count, extra_prediction_count}}}`` on the 0–1 scale, sorted
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from assay.evaluation.runs import EvaluationResult
-from assay.io.json_text import dumps_indented
-from assay.report.release.json import aggregate_dict, rounded
+from assay.io.json_text import compact_encoder, dumps_indented
+from assay.report.release.json import aggregate_dict, rounded_scores
 
 
 def scores_jsonl(result: EvaluationResult) -> str:
-    """The ``scores.jsonl`` text."""
+    """The ``scores.jsonl`` text (each line ``json.dumps(row, ensure_ascii=False)``)."""
+    encode = compact_encoder(ensure_ascii=False)
+    seen: dict[float, float] = {}
     lines = []
     for system in result.systems:
         for q in system.questions:
+            accuracy, token_f1, anls = rounded_scores(q, seen)
             row = {
                 "system": system.system,
                 "question_id": q.question_id,
-                "accuracy": rounded(q.accuracy),
-                "token_f1": rounded(q.token_f1),
-                "anls": rounded(q.anls),
+                "accuracy": accuracy,
+                "token_f1": token_f1,
+                "anls": anls,
                 "status": q.status,
             }
-            lines.append(json.dumps(row, ensure_ascii=False) + "\n")
-    return "".join(lines)
+            lines.append(encode(row))
+    lines.append("")
+    return "\n".join(lines)
 
 
 def summary(result: EvaluationResult) -> dict[str, Any]:
