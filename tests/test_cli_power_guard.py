@@ -51,3 +51,39 @@ def test_too_few_explicit_trials_are_refused_with_the_minimum(
     comparison = json.loads((tmp_path / "r.json").read_text("utf-8"))["comparison"]
     assert (comparison["n_resamples"], comparison["power_guard"]) == (59, "met")
     assert comparison["min_trials"] == 59
+
+
+def test_exact_ties_that_no_test_could_separate_are_unresolved(tmp_path: Path) -> None:
+    from assay.report.result.html import render_html
+
+    assert _eval(tmp_path, "--test", "exact_sign_flip") == 0
+    document = json.loads((tmp_path / "r.json").read_text("utf-8"))
+    comparison = document["comparison"]
+    # Every pair differs on at most 4 of the 6 questions: the smallest exact p is
+    # 2^(1-4) = 0.125, times 3 pairs (Holm) = 0.375 > 0.05. No pair could be separated,
+    # so each adjacent pair is unresolved rather than a measured tie.
+    assert all(not p["could_separate"] for p in comparison["pairs"])
+    ranked = comparison["systems"]
+    assert comparison["tie_groups"]["groups"] == [1, 1, 1]
+    assert comparison["tie_groups"]["unresolved"] == [
+        [ranked[0], ranked[1]], [ranked[1], ranked[2]]
+    ]  # fmt: skip
+    note = f"Unresolved, not tied: {ranked[0]} – {ranked[1]}, {ranked[1]} – {ranked[2]}."
+    assert note in render_result_markdown(document)
+    html = render_html(document)
+    assert note in html and 'id="unresolved-ties"' in html
+    assert "exact_sign_flip (exact, no trials)" in html and "0 trials" not in html
+
+
+def test_ties_from_tests_that_could_separate_are_not_flagged(tmp_path: Path) -> None:
+    from assay.report.result.html import render_html
+
+    assert _eval(tmp_path, "--trials", "59") == 0
+    document = json.loads((tmp_path / "r.json").read_text("utf-8"))
+    comparison = document["comparison"]
+    # 59 trials: smallest p 1/60, times 3 pairs = 0.05 <= alpha: every pair could separate.
+    assert all(p["could_separate"] for p in comparison["pairs"])
+    assert comparison["tie_groups"]["unresolved"] == []
+    assert "Unresolved" not in render_result_markdown(document)
+    assert "unresolved-ties" not in render_html(document)
+    assert "approximate_randomization (59 trials)" in render_html(document)

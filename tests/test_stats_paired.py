@@ -216,3 +216,14 @@ def test_undefined_corpus_statistic_is_refused_in_paired_tests() -> None:
         paired_bootstrap(zero, zero, ratio_reducer(0, 1), n_resamples=10)
     with pytest.raises(InvalidInputError, match="undefined"):
         paired_approximate_randomization(zero, zero, ratio_reducer(0, 1), n_trials=10)
+
+
+def test_tie_groups_list_unresolved_pairs_apart_from_ties() -> None:
+    p = {("A", "B"): 0.2, ("B", "C"): 0.01, ("C", "D"): 0.5, ("D", "E"): 0.9}
+    able = {("A", "B"): True, ("B", "C"): False, ("C", "D"): False, ("E", "D"): True}
+    res = tie_groups(["A", "B", "C", "D", "E"], p, separable=able)
+    # B-C is significant whatever the flag says; C-D is a tie its test could not have broken.
+    assert res.groups == (1, 1, 2, 2, 2)
+    assert res.unresolved == (("C", "D"),)
+    assert res.to_dict()["unresolved"] == [["C", "D"]]
+    assert tie_groups(["A", "B"], {("A", "B"): 0.2}).unresolved == ()

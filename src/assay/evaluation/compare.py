@@ -241,6 +241,8 @@ def statistics_settings(options: CompareOptions, clustered: bool) -> dict[str, A
         "raised to the minimum; an explicit one is refused",
         "multiple_comparisons": "holm",
         "tie_groups": "Holm-adjusted p <= alpha against the next-better system starts a new group",
+        "unresolved_ties": "an adjacent pair whose test could not have reached alpha after "
+        "Holm at all is listed in tie_groups.unresolved: no evidence, not a measured tie",
     }
 
 

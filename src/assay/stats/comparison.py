@@ -180,11 +180,12 @@ def compare_systems(
         analytic = _analytic(a, b, reducer)
         pairs.append(PairComparison(ranked[i], ranked[j], test, p_holm, analytic, separable))
     lookup = {(p.a, p.b): 1.0 if p.p_holm is None else p.p_holm for p in pairs}
+    able = {(p.a, p.b): p.could_separate for p in pairs}
     return SystemComparison(
         systems=tuple(ranked),
         scores=tuple(scores[name] for name in ranked),
         pairs=tuple(pairs),
-        ties=tie_groups(ranked, lookup, alpha=alpha),
+        ties=tie_groups(ranked, lookup, alpha=alpha, separable=able),
         method=method,
         n_resamples=trials,
         seed=seed,

@@ -2,6 +2,13 @@
 
 * :func:`tie_groups` — walking systems best-first, a system starts a new rank group
   only if its difference from the next-better system is significant (``p <= alpha``).
+
+A tie is only evidence when the test could have separated the pair (its smallest
+attainable p, after the correction, reaches alpha; see
+:func:`~assay.stats.guard.could_separate`). Sampled tests are made able to by the
+power guard; the exact sign-flip test on a handful of discordant items cannot be.
+Such a pair is not reported as a measured tie: it is listed in ``unresolved`` (it
+shares a group only because nothing can order the two), and every renderer says so.
 """
 
 from __future__ import annotations
@@ -25,6 +32,8 @@ class TieGroups:
         p_next_better: p-value of each system against the next-better one
             (``None`` for the first).
         alpha: significance level separating groups.
+        unresolved: adjacent pairs ``(better, worse)`` in one group whose test could not
+            have separated them at all: no evidence either way, not a measured tie.
     """
 
     systems: tuple[str, ...]
@@ -32,6 +41,7 @@ class TieGroups:
     members: tuple[tuple[str, ...], ...]
     p_next_better: tuple[float | None, ...]
     alpha: float
+    unresolved: tuple[tuple[str, str], ...] = ()
 
     def group_of(self, system: str) -> int:
         """Return the rank group of ``system``."""
@@ -65,6 +75,7 @@ def tie_groups(
     p_values: Mapping[tuple[str, str], float],
     *,
     alpha: float = 0.05,
+    separable: Mapping[tuple[str, str], bool] | None = None,
 ) -> TieGroups:
     """Group systems whose difference from the next-better system is not significant.
 
@@ -75,6 +86,9 @@ def tie_groups(
             only adjacent pairs are read.
         alpha: significance level: ``p <= alpha`` (significant, as in :func:`holm`)
             starts a new group.
+        separable: per pair (either order), whether its test could have reached
+            ``alpha`` at all; a pair that could not and is not significant goes to
+            ``unresolved`` instead of counting as a tie (missing pairs: could).
 
     Returns:
         :class:`TieGroups` with 1-based group numbers (group 1 holds the best system).
@@ -85,16 +99,27 @@ def tie_groups(
         raise InvalidInputError(f"ranked: system names must be unique, got {list(systems)}.")
     groups: list[int] = []
     p_next: list[float | None] = []
+    unresolved: list[tuple[str, str]] = []
     for position, system in enumerate(systems):
         if position == 0:
             groups.append(1)
             p_next.append(None)
             continue
-        p = _pair_p(p_values, systems[position - 1], system)
+        better = systems[position - 1]
+        p = _pair_p(p_values, better, system)
         p_next.append(p)
         groups.append(groups[-1] + 1 if p <= alpha else groups[-1])
+        if p > alpha and not _separable(separable, better, system):
+            unresolved.append((better, system))
     members = tuple(
         tuple(s for s, g in zip(systems, groups, strict=True) if g == group)
         for group in sorted(set(groups))
     )
-    return TieGroups(systems, tuple(groups), members, tuple(p_next), alpha)
+    return TieGroups(systems, tuple(groups), members, tuple(p_next), alpha, tuple(unresolved))
+
+
+def _separable(separable: Mapping[tuple[str, str], bool] | None, x: str, y: str) -> bool:
+    """Whether the pair's test could have separated it (``True`` when not given)."""
+    if separable is None:
+        return True
+    return bool(separable.get((x, y), separable.get((y, x), True)))

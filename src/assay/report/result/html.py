@@ -30,6 +30,8 @@ from assay.report.result.markdown import (
     estimate_text,
     leaderboard_rows,
     p_text,
+    trials_phrase,
+    unresolved_note,
 )
 
 SLICE_PLOTS = ("domain", "difficulty", "reasoning_type", "answer_format", "evidence_source")
@@ -125,7 +127,7 @@ def matrix_plot(document: dict[str, Any]) -> dict[str, str]:
     caption = (
         f"Paired difference in mean {metric}, row system minus column system, over the "
         f"{comparison['n_paired']} questions every system evaluated; p: {comparison['method']} "
-        f"({comparison['n_resamples']} trials, seed {comparison['seed']}), Holm-adjusted over "
+        f"({trials_phrase(comparison)}, seed {comparison['seed']}), Holm-adjusted over "
         f"all {len(comparison['pairs'])} pairs; * marks p ≤ {comparison['alpha']}."
     )
     title = f"Paired differences ({metric})"
@@ -283,6 +285,8 @@ def _benchmark_context(document: dict[str, Any]) -> dict[str, Any]:
         "distribution_plots": distribution_plots(document),
         "scatter_plots": scatter_plots(document),
         "item_count": sum(len(item["results"]) for item in document["items"]),
+        "unresolved": unresolved_note(comparison),
+        "trials": trials_phrase(comparison),
         "pairs": [pair_cells(p) for p in comparison["pairs"]],
         "accounting": [
             (s["system"], s["accounting"]["equation"], s["accounting"]["holds"])

@@ -123,13 +123,28 @@ def trials_phrase(comparison: dict[str, Any]) -> str:
     return text
 
 
+def unresolved_note(comparison: dict[str, Any]) -> str | None:
+    """What the unresolved adjacent pairs of the tie groups mean, or ``None`` if none."""
+    pairs = comparison["tie_groups"].get("unresolved") or []
+    if not pairs:
+        return None
+    listed = ", ".join(f"{a} – {b}" for a, b in pairs)
+    return (
+        f"Unresolved, not tied: {listed}. Their test could not have reached alpha after "
+        "Holm at all (too few items on which the two differ), so sharing a group is no "
+        "evidence that they are equal; nothing can order them on these data."
+    )
+
+
 def _notes(document: dict[str, Any]) -> list[str]:
     stats = document["statistics"]
     comparison = document["comparison"]
+    unresolved = unresolved_note(comparison)
     return [
         f"Ranked by {METRIC_TITLES[comparison['metric']]} over each system's evaluated "
         f"questions; {stats['mean_interval']}.",
         f"Rank = tie group: {stats['tie_groups']} (alpha {comparison['alpha']}).",
+        *([unresolved] if unresolved else []),
         f"Paired test: {comparison['method']}, {trials_phrase(comparison)}, "
         f"seed {comparison['seed']}, on {comparison['n_paired']} questions every system "
         "evaluated; p-values Holm-adjusted; MDD at alpha 0.05 and 80% power.",

@@ -11,7 +11,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from assay.report.markdown import format_interval, format_number
-from assay.report.result.markdown import METRIC_TITLES, estimate_text, p_text, trials_phrase
+from assay.report.result.markdown import (
+    METRIC_TITLES,
+    estimate_text,
+    p_text,
+    trials_phrase,
+    unresolved_note,
+)
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -251,6 +257,9 @@ def print_result(
     if console is None:
         console = Console() if Console().is_terminal else Console(width=150)
     print_leaderboard(document, console)
+    unresolved = unresolved_note(document["comparison"])
+    if unresolved:
+        console.print(unresolved, highlight=False)
     console.print(fitted_pairwise(document, console))
     for pair in document["comparison"]["pairs"]:
         mdd = (pair["difference"] or {}).get("mdd")
