@@ -139,10 +139,15 @@ def distribution_plots(document: dict[str, Any]) -> list[dict[str, str]]:
     names = [s["system"] for s in document["systems"]]
     metrics = document["metrics"]
     counts = {(m, name): [0] * len(BINS) for m in metrics for name in names}
+    bins: dict[float, int] = {}  # scores repeat (0, 1, 1/2, ...): each value binned once
     for item in document["items"]:
         for name, result in item["results"].items():
             for metric in metrics:
-                counts[metric, name][_bin(result[metric])] += 1
+                value = result[metric]
+                found = bins.get(value)
+                if found is None:
+                    found = bins[value] = _bin(value)
+                counts[metric, name][found] += 1
     plots = []
     for metric in metrics:
         series = [(name, counts[metric, name]) for name in names]
@@ -157,7 +162,7 @@ def distribution_plots(document: dict[str, Any]) -> list[dict[str, str]]:
 
 def scatter_plots(document: dict[str, Any]) -> list[dict[str, str]]:
     """Per ``--scatter X:Y`` entry: one metric against another per item, with Spearman's ρ."""
-    from assay.report.result.scatter_svg import scatter
+    from assay.report.result.scatter_svg import GRID, is_binned, scatter
 
     names = [s["system"] for s in document["systems"]]
     plots = []
@@ -165,9 +170,16 @@ def scatter_plots(document: dict[str, Any]) -> list[dict[str, str]]:
         rho = entry["rank_correlation"]
         rho_text = "n/a" if rho["rho"] is None else f"{rho['rho']:.3f}"
         excluded = ", ".join(f"{k} {v}" for k, v in entry["excluded"].items()) or "none"
+        drawn = (
+            f"binned: the {len(entry['points'])} points are drawn as one dot per system and "
+            f"cell of a {GRID} × {GRID} grid, at the cell's mean point, its area growing "
+            "with the count (the tooltip gives it)"
+            if is_binned(entry)
+            else "one dot per question and system"
+        )
         caption = (
-            f"Per-item {entry['x']} (x) against {entry['y']} (y), one dot per question and "
-            f"system, coloured by system. Spearman's rank correlation ρ = {rho_text} "
+            f"Per-item {entry['x']} (x) against {entry['y']} (y), {drawn}, "
+            f"coloured by system. Spearman's rank correlation ρ = {rho_text} "
             f"(n = {entry['n']}). Denominator: the rows in the scored bucket "
             f"(left out: {excluded}). Signatures: x {entry['x_signature']}; "
             f"y {entry['y_signature']}."

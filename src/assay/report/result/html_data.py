@@ -18,7 +18,8 @@ Layout of the data (all lists are columns; row ``i`` of a table is index ``i`` o
   per claim verdict), ``passed`` (0/1) and ``response``.
 
 Small data are embedded as plain JSON (``"encoding": "json"``). Past ``compress_over``
-characters the JSON text is deflated (raw DEFLATE, level 6) and base64-encoded
+characters the JSON text is deflated (raw DEFLATE, level 1: about 6x faster than
+level 6 for about a third more bytes, which the size target allows) and base64-encoded
 (``"encoding": "deflate-raw+base64"``); the page inflates it with the browser's
 built-in ``DecompressionStream``, so the file still needs no network. Both forms are
 byte-identical for identical documents (insertion-ordered JSON; zlib's output is fixed
@@ -36,6 +37,8 @@ from typing import Any
 COMPRESS_OVER = 200_000
 ENCODING_JSON = "json"
 ENCODING_DEFLATE = "deflate-raw+base64"
+DEFLATE_LEVEL = 1
+_UNSEEN: Any = object()
 
 
 def thousandths(value: float) -> int | None:
@@ -77,21 +80,25 @@ def item_columns(document: dict[str, Any]) -> dict[str, Any]:
     scores: list[list[int | None]] = [[] for _ in metrics]
     predictions: list[str] = []
     seen: dict[float, int | None] = {}  # scores repeat a lot (0, 1, 1/2, 2/3, ...)
+    row_question, row_system = rows["question"], rows["system"]
+    row_status, row_bucket = rows["status"], rows["bucket"]
+    columns = list(zip(scores, metrics, strict=True))
     for q, item in enumerate(document["items"]):
         questions["id"].append(item["question_id"])
         questions["gold"].append(item["gold_answer"])
         questions["domain"].append(item["domain"])
         questions["difficulty"].append(item["difficulty"])
         for name, result in item["results"].items():
-            rows["question"].append(q)
-            rows["system"].append(systems.code(name))
-            rows["status"].append(status.code(result["status"]))
-            rows["bucket"].append(bucket.code(result["bucket"]))
-            for column, metric in zip(scores, metrics, strict=True):
+            row_question.append(q)
+            row_system.append(systems.code(name))
+            row_status.append(status.code(result["status"]))
+            row_bucket.append(bucket.code(result["bucket"]))
+            for column, metric in columns:
                 value = result[metric]
-                if value not in seen:
-                    seen[value] = thousandths(value)
-                column.append(seen[value])
+                found = seen.get(value, _UNSEEN)
+                if found is _UNSEEN:
+                    found = seen[value] = thousandths(value)
+                column.append(found)
             predictions.append(result["prediction"])
     return {
         "systems": systems.values,
@@ -132,7 +139,7 @@ def embed(data: dict[str, Any], compress_over: int = COMPRESS_OVER) -> str:
     if len(text) <= compress_over:
         payload: dict[str, Any] = {"encoding": ENCODING_JSON, "data": data}
     else:
-        packer = zlib.compressobj(6, zlib.DEFLATED, -15, 9)
+        packer = zlib.compressobj(DEFLATE_LEVEL, zlib.DEFLATED, -15, 9)
         packed = packer.compress(text.encode("utf-8")) + packer.flush()
         payload = {"encoding": ENCODING_DEFLATE, "data": base64.b64encode(packed).decode()}
     return _script_safe(
