@@ -38,7 +38,6 @@ COMPRESS_OVER = 200_000
 ENCODING_JSON = "json"
 ENCODING_DEFLATE = "deflate-raw+base64"
 DEFLATE_LEVEL = 1
-_UNSEEN: Any = object()
 
 
 def thousandths(value: float) -> int | None:
@@ -52,61 +51,40 @@ def thousandths(value: float) -> int | None:
     return int(f"{value:.3f}".replace(".", ""))
 
 
-class _Codes:
-    """Distinct strings in order of first appearance, and each string's index."""
-
-    def __init__(self) -> None:
-        self.values: list[str] = []
-        self._index: dict[str, int] = {}
-
-    def code(self, value: str) -> int:
-        """The index of ``value`` (added on first sight)."""
-        found = self._index.get(value)
-        if found is None:
-            found = self._index[value] = len(self.values)
-            self.values.append(value)
-        return found
-
-
 def item_columns(document: dict[str, Any]) -> dict[str, Any]:
     """The per-item table of a result document, one row per question × system."""
     metrics = document["metrics"]
-    systems = _Codes()
+    items = document["items"]
+    systems: dict[str, int] = {}
     for system in document["systems"]:
-        systems.code(system["system"])
-    status, bucket = _Codes(), _Codes()
-    questions: dict[str, list[str]] = {"id": [], "gold": [], "domain": [], "difficulty": []}
-    rows: dict[str, list[Any]] = {"question": [], "system": [], "status": [], "bucket": []}
-    scores: list[list[int | None]] = [[] for _ in metrics]
-    predictions: list[str] = []
-    seen: dict[float, int | None] = {}  # scores repeat a lot (0, 1, 1/2, 2/3, ...)
-    row_question, row_system = rows["question"], rows["system"]
-    row_status, row_bucket = rows["status"], rows["bucket"]
-    columns = list(zip(scores, metrics, strict=True))
-    for q, item in enumerate(document["items"]):
-        questions["id"].append(item["question_id"])
-        questions["gold"].append(item["gold_answer"])
-        questions["domain"].append(item["domain"])
-        questions["difficulty"].append(item["difficulty"])
-        for name, result in item["results"].items():
-            row_question.append(q)
-            row_system.append(systems.code(name))
-            row_status.append(status.code(result["status"]))
-            row_bucket.append(bucket.code(result["bucket"]))
-            for column, metric in columns:
-                value = result[metric]
-                found = seen.get(value, _UNSEEN)
-                if found is _UNSEEN:
-                    found = seen[value] = thousandths(value)
-                column.append(found)
-            predictions.append(result["prediction"])
+        systems.setdefault(system["system"], len(systems))
+    flat = [(q, name, r) for q, item in enumerate(items) for name, r in item["results"].items()]
+    results = [r for _, _, r in flat]
+    status: dict[str, int] = {}
+    bucket: dict[str, int] = {}
+    rows = {
+        "question": [q for q, _, _ in flat],
+        "system": [systems.setdefault(name, len(systems)) for _, name, _ in flat],
+        "status": [status.setdefault(r["status"], len(status)) for r in results],
+        "bucket": [bucket.setdefault(r["bucket"], len(bucket)) for r in results],
+    }
+    scores = []
+    for metric in metrics:
+        values = [r[metric] for r in results]
+        shown = {v: thousandths(v) for v in set(values)}  # scores repeat (0, 1, 1/2, ...)
+        scores.append([shown[v] for v in values])
     return {
-        "systems": systems.values,
-        "questions": questions,
-        "codes": {"status": status.values, "bucket": bucket.values},
+        "systems": list(systems),
+        "questions": {
+            "id": [item["question_id"] for item in items],
+            "gold": [item["gold_answer"] for item in items],
+            "domain": [item["domain"] for item in items],
+            "difficulty": [item["difficulty"] for item in items],
+        },
+        "codes": {"status": list(status), "bucket": list(bucket)},
         **rows,
         "scores": scores,
-        "prediction": predictions,
+        "prediction": [r["prediction"] for r in results],
     }
 
 
