@@ -9,21 +9,21 @@ from typing import Any
 import click
 
 from assay.cli.options import dask_option, partition_lines
+from assay.cli.score_file import score_file
 from assay.cli.score_output import (
     Interval,
     bind_all,
     metric_names,
-    per_item_text,
     render_json,
     render_text,
     score_entry,
-    score_file,
 )
 from assay.cli.stdout import echo_written
 from assay.errors import MissingExtraError
-from assay.io.output import is_stdout, refuse_overwriting_inputs, write_file
+from assay.io.output import is_stdout, open_output, refuse_overwriting_inputs
+from assay.metrics.base import BoundMetric
 from assay.metrics.registry import REGISTRY, get_metric
-from assay.stats._common import DEFAULT_SEED
+from assay.stats._common import DEFAULT_SEED, check_confidence, check_count, check_seed
 from assay.stats.bootstrap import DEFAULT_RESAMPLES
 
 
@@ -146,6 +146,7 @@ def score_command(
     options.update({k: v for k, v in (("tokenizer", tokenizer), ("normalizer", normalizer)) if v})
     metrics = bind_all(names, options)
     interval = Interval(confidence, seed, resamples)
+    written: Path | None = None
     if pairs_file is None:
         if prediction is None or not targets:
             raise click.UsageError("give --prediction TEXT and at least one --target TEXT")
@@ -155,18 +156,38 @@ def score_command(
     else:
         if prediction is not None or targets:
             raise click.UsageError("give either --file or --prediction/--target, not both")
-        refuse_overwriting_inputs({"--per-item": per_item}, [pairs_file])
-        pairs, scored = score_file(
-            metrics, pairs_file, interval, options, executor=dask, progress=partition_lines(dask)
-        )
-        entries = [entry for entry, _ in scored]
-        if per_item is not None:
-            written = write_file(per_item, per_item_text(pairs, scored), option="--per-item")
+        entries, written = score_pairs_file(metrics, pairs_file, interval, per_item, dask)
     source = None if pairs_file is None else str(pairs_file)
     text = render_json(entries, source, interval) if as_json else render_text(entries)
     click.echo(text, err=is_stdout(per_item))
-    if pairs_file is not None and per_item is not None:
+    if written is not None:
         echo_written([written], err=as_json)
+
+
+def score_pairs_file(
+    metrics: list[BoundMetric],
+    pairs_file: Path,
+    interval: Interval,
+    per_item: Path | None,
+    dask: str | None,
+) -> tuple[list[dict[str, Any]], Path | None]:
+    """Score the file streaming, its ``--per-item`` rows written as they come.
+
+    Returns:
+        The metrics' entries and the per-item file written (``None``: not asked).
+    """
+    refuse_overwriting_inputs({"--per-item": per_item}, [pairs_file])
+    if interval.confidence is not None:  # refused before any pair is read
+        check_confidence(interval.confidence)
+        check_seed(interval.seed)
+        check_count(interval.resamples, "--resamples", minimum=2)
+    if per_item is None:
+        return score_file(metrics, pairs_file, interval, executor=dask,
+                          progress=partition_lines(dask)), None  # fmt: skip
+    with open_output(per_item, option="--per-item") as rows:
+        entries = score_file(metrics, pairs_file, interval, rows=rows, executor=dask,
+                             progress=partition_lines(dask))  # fmt: skip
+    return entries, rows.path
 
 
 def _default_signature(name: str) -> str:

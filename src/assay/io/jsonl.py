@@ -345,8 +345,13 @@ class Pair:
     no_answer_probability: float | None = None
 
 
-def read_pairs(path: str | Path) -> Iterator[Pair]:
+def read_pairs(path: str | Path, *, hashed_ids: bool = False) -> Iterator[Pair]:
     """Stream ``{id, prediction, targets}`` rows; ``targets`` may be a string or a list.
+
+    ``hashed_ids``: check id uniqueness with 8 bytes per id (:class:`HashedIds`)
+    instead of keeping every id; a possible repeat is confirmed by reading the file
+    again up to that row, so the same duplicate error names the same lines
+    (standard input, which cannot be read twice, keeps every id).
 
     The file is JSONL, or CSV/TSV by suffix (``targets`` is then one target string);
     ``-`` reads JSONL from standard input; compression is recognised from the content.
@@ -361,10 +366,13 @@ def read_pairs(path: str | Path) -> Iterator[Pair]:
         InputFileError: naming file, line and field for a missing or mistyped field or a
             duplicate id; or the file holds no rows.
     """
+    from assay.io.idset import HashedIds
     from assay.io.tabular import iter_records  # tabular builds on this module
 
     seen: dict[str, int] = {}
     source, path = path, display_name(path)
+    hashed = HashedIds() if hashed_ids and str(source) != "-" else None
+    rows = 0
     for line, row in iter_records(source):
         prediction = row.get("prediction")
         if not isinstance(prediction, str):
@@ -386,7 +394,9 @@ def read_pairs(path: str | Path) -> Iterator[Pair]:
                 line=line,
                 field="targets",
             )
-        pair_id = _pair_id(row, path, line, seen)
+        pair_id = _pair_id(row, path, line, None if hashed else seen)
+        if hashed is not None and not hashed.add(pair_id):
+            _refuse_repeat(source, path, pair_id, line)
         chance = row.get("no_answer_probability")
         if isinstance(chance, str):  # CSV/TSV cells are text
             chance = _number_or_text(chance)
@@ -401,7 +411,8 @@ def read_pairs(path: str | Path) -> Iterator[Pair]:
             )
         yield Pair(pair_id, prediction, tuple(targets), str(path), line,
                    None if chance is None else float(chance))  # fmt: skip
-    if not seen:
+        rows += 1
+    if not rows:
         raise InputFileError(
             path, "no rows to score (the file is empty or blank); give one "
             "{id, prediction, targets} object per line"
@@ -418,8 +429,34 @@ def _number_or_text(cell: str) -> float | str | None:
         return cell
 
 
-def _pair_id(row: dict[str, Any], path: str | Path, line: int, seen: dict[str, int]) -> str:
-    """The id of a pairs row (``line-N`` when absent); records it in ``seen``."""
+def _refuse_repeat(source: str | Path, path: str, pair_id: str, line: int) -> None:
+    """Raise the duplicate-id error if ``pair_id`` occurs before ``line``.
+
+    A repeated hash may also be two ids with one hash: then nothing is raised.
+    """
+    from assay.io.tabular import iter_records
+
+    for earlier, row in iter_records(source):
+        if earlier >= line:
+            return
+        if _pair_id(row, path, earlier, None) == pair_id:
+            raise _duplicate_id(path, pair_id, earlier, line)
+
+
+def _duplicate_id(path: str | Path, pair_id: str, first: int, line: int) -> InputFileError:
+    return InputFileError(
+        path,
+        f"duplicate id {pair_id!r} (first on line {first}); ids must be unique",
+        line=line,
+        field="id",
+    )
+
+
+def _pair_id(row: dict[str, Any], path: str | Path, line: int, seen: dict[str, int] | None) -> str:
+    """The id of a pairs row (``line-N`` when absent).
+
+    When ``seen`` is given the id is checked against it and recorded there.
+    """
     value = row.get("id")
     if value is None:
         pair_id = f"line-{line}"
@@ -432,12 +469,9 @@ def _pair_id(row: dict[str, Any], path: str | Path, line: int, seen: dict[str, i
         )
     else:
         pair_id = str(value).strip()
+    if seen is None:
+        return pair_id
     if pair_id in seen:
-        raise InputFileError(
-            path,
-            f"duplicate id {pair_id!r} (first on line {seen[pair_id]}); ids must be unique",
-            line=line,
-            field="id",
-        )
+        raise _duplicate_id(path, pair_id, seen[pair_id], line)
     seen[pair_id] = line
     return pair_id

@@ -26,6 +26,7 @@ import sys
 import tempfile
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
+from typing import BinaryIO
 
 from assay.errors import InputFileError, OutputFileError
 
@@ -126,39 +127,92 @@ def write_bytes(path: str | Path, data: bytes, *, option: str | None = None) -> 
             or the file cannot be written (permissions, full disk, ...); the old file
             (or no file) is left in place.
     """
+    with open_output(path, option=option) as sink:
+        sink.write(data)
+    return sink.path
+
+
+class Sink:
+    """Where :func:`open_output` writes: ``write(bytes)``; ``path`` is the file written."""
+
+    def __init__(self, stream: BinaryIO, path: Path, option: str | None) -> None:
+        """Wrap ``stream``, the open temporary file (or standard output) for ``path``."""
+        self.stream, self.path, self._option = stream, path, option
+
+    def write(self, data: bytes) -> None:
+        """Write ``data``.
+
+        Raises:
+            OutputFileError: the write failed (full disk, ...).
+        """
+        try:
+            self.stream.write(data)
+        except OSError as exc:
+            raise _cannot_write(self.path, exc, self._option) from None
+
+
+@contextlib.contextmanager
+def open_output(path: str | Path, *, option: str | None = None) -> Iterator[Sink]:
+    """A binary stream whose content atomically replaces ``path`` when the block ends.
+
+    For output written piece by piece (e.g. ``--per-item`` rows as they are scored).
+    The pieces go to a temporary file in the target's folder; only a block that
+    ends without an exception replaces the target (flushed, ``fsync``-ed), so an
+    error part-way leaves the old file (or none). ``-`` yields standard output
+    itself: what was written before an error stays written there.
+
+    Yields:
+        A :class:`Sink` (its ``path`` is ``Path("-")`` for standard output).
+
+    Raises:
+        OutputFileError: as :func:`write_bytes`.
+    """
     if is_stdout(path):
         sys.stdout.flush()
-        sys.stdout.buffer.write(data)
-        sys.stdout.buffer.flush()
-        return Path(STDOUT)
+        try:
+            yield Sink(sys.stdout.buffer, Path(STDOUT), option)
+        finally:
+            sys.stdout.buffer.flush()
+        return
     target = check_output_path(path, option)
     final = _final_target(target)
     temporary: str | None = None
     try:
-        final.parent.mkdir(parents=True, exist_ok=True)
-        mode = _file_mode(final)
-        handle, temporary = tempfile.mkstemp(
-            dir=final.parent, prefix=f".{final.name}.", suffix=".tmp"
-        )
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.chmod(temporary, mode)
-        os.replace(temporary, final)
+        try:
+            final.parent.mkdir(parents=True, exist_ok=True)
+            mode = _file_mode(final)
+            handle, temporary = tempfile.mkstemp(
+                dir=final.parent, prefix=f".{final.name}.", suffix=".tmp"
+            )
+            stream = os.fdopen(handle, "wb")
+        except OSError as exc:
+            raise _cannot_write(target, exc, option) from None
+        with stream:
+            yield Sink(stream, target, option)
+            try:
+                stream.flush()
+                os.fsync(stream.fileno())
+            except OSError as exc:
+                raise _cannot_write(target, exc, option) from None
+        try:
+            os.chmod(temporary, mode)
+            os.replace(temporary, final)
+        except OSError as exc:
+            raise _cannot_write(target, exc, option) from None
         temporary = None
         _fsync_folder(final.parent)
-    except OSError as exc:
-        raise OutputFileError(
-            target,
-            f"cannot write ({exc.strerror or exc}); check that the folder is writable",
-            field=option,
-        ) from None
     finally:
         if temporary is not None:
             with contextlib.suppress(OSError):
                 os.unlink(temporary)
-    return target
+
+
+def _cannot_write(target: Path, exc: OSError, option: str | None) -> OutputFileError:
+    return OutputFileError(
+        target,
+        f"cannot write ({exc.strerror or exc}); check that the folder is writable",
+        field=option,
+    )
 
 
 def write_file(

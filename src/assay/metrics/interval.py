@@ -33,14 +33,38 @@ def corpus_interval(
     Raises:
         InvalidOptionError: a bad confidence, seed or resample count.
     """
+    statistics = None if result.statistics is None else np.asarray(result.statistics, dtype=float)
+    return interval_of(
+        bound, np.asarray(result.values, dtype=float), None if result.is_mean else statistics,
+        confidence=confidence, seed=seed, n_resamples=n_resamples,
+    )  # fmt: skip
+
+
+def interval_of(
+    bound: BoundMetric,
+    values: Any,
+    statistics: Any,
+    *,
+    confidence: float = 0.95,
+    seed: int = DEFAULT_SEED,
+    n_resamples: int = DEFAULT_RESAMPLES,
+) -> BootstrapEstimate:
+    """The interval from per-item ``values``, or from per-item ``statistics`` when given.
+
+    ``statistics`` (an items × statistics float array) is given for a metric whose
+    corpus value comes from summed statistics; ``None`` resamples the values' mean.
+
+    Raises:
+        InvalidOptionError: a bad confidence, seed or resample count.
+    """
     reduce_fn = bound.spec.reduce_fn
-    if result.is_mean or result.statistics is None or reduce_fn is None:
-        return bootstrap(list(result.values), n_resamples=n_resamples, seed=seed,
+    if statistics is None or reduce_fn is None:
+        return bootstrap(np.asarray(values, dtype=float), n_resamples=n_resamples, seed=seed,
                          confidence=confidence)  # fmt: skip
     settings = bound.settings  # statistics are integer counts: summed resamples stay integral
 
     def reducer(sums: Any) -> Any:
         return np.array([reduce_fn(tuple(int(v) for v in row), settings) for row in sums])
 
-    return bootstrap(np.asarray(result.statistics, dtype=float), reducer,
-                     n_resamples=n_resamples, seed=seed, confidence=confidence)  # fmt: skip
+    return bootstrap(statistics, reducer, n_resamples=n_resamples, seed=seed,
+                     confidence=confidence)  # fmt: skip

@@ -1,0 +1,203 @@
+"""Score a corpus chunk by chunk, holding only what the corpus value needs.
+
+:func:`score_chunk` scores one chunk of checked pairs with several metrics: per
+metric, the per-item values and statistics of :func:`~assay.metrics.corpus.corpus_part`
+(a pure function of the chunk, so it can run on a Dask worker). A :class:`Tally`
+per metric takes the chunks in order and keeps
+
+* the per-item values as 8-byte floats (``array('d')``), for the mean and for a
+  bootstrap interval: 8 MB per metric for a million pairs;
+* for metrics whose corpus value comes from summed statistics (corpus BLEU, chrF,
+  GLEU, TER, WER/CER) only the running sums, added row by row in input order, so
+  the sums are those of :func:`~assay.metrics.corpus.sum_statistics` over the whole
+  corpus; the per-item statistics are kept only when asked (``keep_statistics``,
+  for a bootstrap interval that resamples them: 8 bytes per statistic per item).
+
+:meth:`Tally.result` then gives the value :func:`assay.score_corpus` gives on the
+same pairs: the mean is ``sum(values) / n`` over the values in input order, and the
+corpus value the metric's reducer of the summed statistics.
+
+:class:`NoAnswerTally` does the same for SQuAD v2.0's no-answer threshold search
+(``no_answer_probability`` rows): a few bytes per item instead of every pair.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from assay.errors import InvalidInputError
+from assay.metrics.base import BoundMetric
+from assay.metrics.corpus import Part, corpus_part
+from assay.metrics.registry import get_metric
+from assay.metrics.squad_v2_thresh import squad_v2_evaluation
+
+CHUNK = 4096
+"""Pairs per chunk when streaming a file in this process."""
+
+SQUAD_V2 = ("squad_v2.em", "squad_v2.f1")
+"""The metrics that take no-answer probabilities."""
+
+
+def score_chunk(
+    metrics: Sequence[BoundMetric], predictions: Sequence[str], targets: Sequence[Sequence[str]]
+) -> list[Part]:
+    """Score one chunk of checked pairs with each metric: its values and statistics.
+
+    Args:
+        metrics: the bound metrics, in the order the parts are returned.
+        predictions: the chunk's predictions.
+        targets: the chunk's target lists (checked: non-empty lists of strings).
+
+    Returns:
+        One ``(values, statistics)`` part per metric (``statistics`` is ``None`` for a
+        metric without them), as :func:`~assay.metrics.corpus.corpus_part` returns.
+    """
+    return [corpus_part(metric, predictions, targets) for metric in metrics]
+
+
+class ChunkTask:
+    """:func:`score_chunk` with its metrics bound: ``task((predictions, targets))``.
+
+    Picklable (the bound metrics are), so an executor can run it on workers.
+    """
+
+    def __init__(self, metrics: Sequence[BoundMetric]) -> None:
+        """Keep the metrics each chunk is scored with."""
+        self.metrics = list(metrics)
+
+    def __call__(self, chunk: tuple[Sequence[str], Sequence[Sequence[str]]]) -> list[Part]:
+        """Score one ``(predictions, targets)`` chunk."""
+        return score_chunk(self.metrics, *chunk)
+
+
+@dataclass(frozen=True, slots=True)
+class StreamResult:
+    """One metric's value over a streamed corpus (no per-item tuple held).
+
+    Attributes:
+        metric: the registry name.
+        value: the corpus value (from summed statistics) or the mean of the values.
+        is_mean: whether ``value`` is the mean of the per-item values.
+        n: the number of items.
+        signature: the metric's canonical signature.
+        details: extra named figures (the SQuAD v2.0 script's), or ``None``.
+    """
+
+    metric: str
+    value: float
+    is_mean: bool
+    n: int
+    signature: str
+    details: dict[str, float] | None = None
+
+    @property
+    def aggregation(self) -> str:
+        """``"mean"`` or ``"corpus"``, as :attr:`assay.CorpusResult.aggregation`."""
+        return "mean" if self.is_mean else "corpus"
+
+
+class Tally:
+    """One metric's running totals over the chunks of a corpus, taken in order."""
+
+    def __init__(self, bound: BoundMetric, *, keep_statistics: bool = False) -> None:
+        """Start empty; ``keep_statistics`` keeps per-item statistics (corpus metrics)."""
+        self.bound = bound
+        self.values: array[float] = array("d")
+        spec = bound.spec
+        self.from_stats = (
+            spec.corpus_from_stats and spec.stats_fn is not None and spec.reduce_fn is not None
+        )
+        self.totals: list[Any] | None = None
+        self._rows: list[np.ndarray[Any, Any]] | None = (
+            [] if keep_statistics and self.from_stats else None
+        )
+
+    def add(self, part: Part) -> None:
+        """Take the next chunk's values and statistics."""
+        values, rows = part
+        self.values.extend(values)
+        if not self.from_stats or not rows:
+            return
+        columns = list(zip(*rows, strict=True))
+        if self.totals is None:
+            self.totals = [0] * len(columns)
+        # sum() adds in order from the running total: the whole corpus's sum, row by row.
+        totals = zip(columns, self.totals, strict=True)
+        self.totals = [sum(column, total) for column, total in totals]
+        if self._rows is not None:
+            self._rows.append(np.asarray(rows, dtype=float))
+
+    def statistics(self) -> np.ndarray[Any, Any] | None:
+        """The kept per-item statistics as one float array (``None`` if not kept)."""
+        if not self._rows:
+            return None
+        return np.concatenate(self._rows)
+
+    def result(self, details: dict[str, float] | None = None) -> StreamResult:
+        """The corpus value, as :func:`assay.score_corpus` computes it.
+
+        Raises:
+            InvalidInputError: no items were added.
+        """
+        bound, n = self.bound, len(self.values)
+        if not n:
+            raise InvalidInputError(
+                f"metric {bound.spec.name!r}: the corpus is empty; give at least one item."
+            )
+        if self.from_stats and self.totals is not None:
+            assert bound.spec.reduce_fn is not None
+            value = bound.spec.reduce_fn(self.totals, bound.settings)
+            return StreamResult(bound.spec.name, value, False, n, bound.signature, details)
+        mean = sum(self.values) / n
+        return StreamResult(bound.spec.name, mean, True, n, bound.signature, details)
+
+
+def squad_v2_companion(bound: BoundMetric) -> BoundMetric:
+    """The other SQuAD v2 metric (EM for F1, F1 for EM) with the same text options."""
+    name = bound.spec.name
+    other = get_metric("squad_v2.f1" if name == "squad_v2.em" else "squad_v2.em")
+    if other.fixed_text:
+        return other.bind()
+    return other.bind(tokenizer=bound.tokenizer, normalizer=bound.normalizer)
+
+
+class NoAnswerTally:
+    """What SQuAD v2.0's threshold search needs of each item, a few bytes each."""
+
+    def __init__(self) -> None:
+        """Start empty."""
+        self.probabilities: array[float] = array("d")
+        self.has_answer = bytearray()
+        self.answered = bytearray()
+
+    def add(
+        self,
+        predictions: Sequence[str],
+        targets: Sequence[Sequence[str]],
+        probabilities: Sequence[float],
+    ) -> None:
+        """Take the next chunk's predictions, targets and no-answer probabilities."""
+        self.probabilities.extend(probabilities)
+        self.has_answer.extend(any(t != "" for t in item) for item in targets)
+        self.answered.extend(p != "" for p in predictions)
+
+    def details(self, exact: Sequence[float], f1: Sequence[float]) -> dict[str, float]:
+        """The official script's figures from the items' exact-match and F1 values.
+
+        The ids are unique and the probabilities were given in file order, so the
+        script's tie order (its dict's order) is the input order.
+        """
+        order = range(len(self.probabilities))
+        return squad_v2_evaluation(
+            exact,
+            f1,
+            [bool(h) for h in self.has_answer],
+            [bool(a) for a in self.answered],
+            self.probabilities,
+            order,
+        )
