@@ -154,3 +154,47 @@ def test_missing_package_gives_one_line_install_hint(tmp_path: Path) -> None:
     line = next(x for x in listing.stdout.splitlines() if x.startswith("greedy_match "))
     assert line.endswith("(needs: pip install 'assay[semantic]')")
     assert "rouge_l|" in listing.stdout  # the other metrics still list
+
+
+# Tokenising by segments and the corpus path (issue 10): the same ids as the
+# tokenizer's own encode, and score_corpus values equal to assay.score per item.
+_PIECES = ["a", "cat", "Straße", "東京", "😀", "\n", "\t", " ", "  ", "\u2581", "<s>", "</s>",
+           "<unk>", "x-y", "3.14", ",", "ba0", "Hello", "é", "\u3000", "s>", "<"]  # fmt: skip
+
+
+def _random_texts(seed: int, n: int) -> list[str]:
+    import random
+
+    rng = random.Random(seed)
+    return ["".join(rng.choice(_PIECES) for _ in range(rng.randint(0, 30))) for _ in range(n)]
+
+
+def test_segment_tokenisation_equals_the_tokenizers_encode() -> None:
+    from assay.metrics import static_embeddings
+
+    model = static_embeddings.load()
+    assert model.segmentable  # the bundled vocabulary allows it (checked at load)
+    texts = _random_texts(1, 3000) + ["", " ", "  a  ", "a <s> b", "\u2581\u2581x y"]
+    expected = [model.tokenizer.encode(t, add_special_tokens=False).ids for t in texts]
+    assert model.token_id_lists(texts) == expected
+
+
+@pytest.mark.parametrize("metric", ["embedding_cosine", "greedy_match"])
+def test_corpus_values_equal_per_item_scores(metric: str) -> None:
+    texts = _random_texts(2, 240)
+    preds, targets = texts[:80], [[texts[80 + i], texts[160 + i]] for i in range(80)]
+    preds[0], targets[1] = "", ["", "a cat"]
+    values = assay.score_corpus(metric, preds, targets).values
+    assert list(values) == [assay.score(metric, p, t) for p, t in zip(preds, targets, strict=True)]
+    for p, ts in zip(preds[:20], targets[:20], strict=True):  # max over targets
+        assert assay.score(metric, p, ts) == max(assay.score(metric, p, [t]) for t in ts)
+
+
+@pytest.mark.parametrize(("a", "b"), PAIRS + [("the cat the cat sat", "cat the mat the the")])
+def test_greedy_match_repeated_tokens_against_pure_python(peer, a: str, b: str) -> None:
+    x, y = _token_vectors(peer, a), _token_vectors(peer, b)
+    p = sum(max(_cos(u, v) for v in y) for u in x) / len(x)
+    r = sum(max(_cos(u, v) for u in x) for v in y) / len(y)
+    got = assay.score_corpus("greedy_match", [a, b], [[b], [a]], measure="p").values
+    assert got[0] == pytest.approx(p, abs=1e-9)
+    assert got[1] == pytest.approx(r, abs=1e-9)

@@ -58,6 +58,7 @@ Stats = tuple[float, ...]  # counts (ints); TER's multi-reference average length
 StatsFn = Callable[[str, Sequence[str], Settings], Stats]
 ReduceFn = Callable[[Sequence[float], Settings], float]
 BatchStatsFn = Callable[[Sequence[str], Sequence[Sequence[str]], Settings], list[Stats]]
+BatchFn = Callable[[Sequence[str], Sequence[Sequence[str]], Settings], list[float]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +77,9 @@ class MetricSpec:
     (corpus BLEU, chrF, GLEU); otherwise it is the mean of the per-item values.
     ``batch_stats_fn`` (optional) computes ``stats_fn`` for a whole corpus at once
     (vectorised); it must return exactly what ``stats_fn`` returns item by item.
+    ``batch_fn`` (optional, metrics without statistics) scores a whole corpus of
+    checked items at once; it must return exactly what :meth:`BoundMetric.score_unchecked`
+    returns item by item (the max over targets included).
     ``model_parts`` (optional) names the model a metric scores with — called at bind
     time, its ``(key, value)`` parts join the signature after the options (model name,
     package version, weights hash); it raises ``MissingExtraError`` when the model's
@@ -108,6 +112,7 @@ class MetricSpec:
     reduce_fn: ReduceFn | None = None
     corpus_from_stats: bool = False
     batch_stats_fn: BatchStatsFn | None = None
+    batch_fn: BatchFn | None = None
     model_parts: Callable[[], tuple[tuple[str, object], ...]] | None = None
 
     @property

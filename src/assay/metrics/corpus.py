@@ -200,6 +200,8 @@ def corpus_part(
     spec = bound.spec
     settings = bound.settings
     if spec.stats_fn is None or spec.reduce_fn is None:
+        if spec.batch_fn is not None:
+            return tuple(spec.batch_fn(predictions, checked, settings)), None
         values = tuple(
             bound.score_unchecked(p, t) for p, t in zip(predictions, checked, strict=True)
         )
