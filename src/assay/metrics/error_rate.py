@@ -33,11 +33,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
+from operator import itemgetter
 from typing import Any
 
 from rapidfuzz.distance import Levenshtein
 
 from assay.metrics.base import MetricSpec, Settings, Stats
+from assay.text.tokenize import tokenize_char
+
+_TAG = itemgetter(0)
 
 
 def _as_code_points(a: Sequence[str], b: Sequence[str]) -> tuple[str, str]:
@@ -50,20 +54,22 @@ def _as_code_points(a: Sequence[str], b: Sequence[str]) -> tuple[str, str]:
 
 
 def edit_counts(ref: Sequence[str], hyp: Sequence[str]) -> Stats:
-    """``(hits, substitutions, deletions, insertions)`` of rapidfuzz's alignment."""
+    """``(hits, substitutions, deletions, insertions)`` of rapidfuzz's alignment.
+
+    Two strings are aligned as they are (each character a token); token lists are
+    first mapped to one code point per distinct token. rapidfuzz's alignment
+    depends only on which tokens are equal, so both give the same operations.
+    """
     if not ref or not hyp:
         return (0, 0, len(ref), len(hyp))
-    a, b = _as_code_points(ref, hyp)
-    subs = dels = ins = 0
+    if isinstance(ref, str) and isinstance(hyp, str):
+        a, b = ref, hyp
+    else:
+        a, b = _as_code_points(ref, hyp)
     # Levenshtein.opcodes (jiwer's source) is built from these edit operations.
-    for tag, _, _ in Levenshtein.editops(a, b).as_list():
-        if tag == "replace":
-            subs += 1
-        elif tag == "delete":
-            dels += 1
-        else:
-            ins += 1
-    return (len(ref) - subs - dels, subs, dels, ins)
+    tags = list(map(_TAG, Levenshtein.editops(a, b).as_list()))
+    subs, dels = tags.count("replace"), tags.count("delete")
+    return (len(ref) - subs - dels, subs, dels, len(tags) - subs - dels)
 
 
 def wer_from_counts(stats: Sequence[float]) -> float:
@@ -97,7 +103,10 @@ def wil_from_counts(stats: Sequence[float]) -> float:
     return 1.0 - wip_from_counts(stats)
 
 
-def _tokens(text: str, s: Settings) -> list[str]:
+def _tokens(text: str, s: Settings) -> Sequence[str]:
+    """The tokens; with the ``char`` tokenizer the normalised text itself (its characters)."""
+    if s.tokenize is tokenize_char:
+        return s.normalize(text)
     return s.tokenize(s.normalize(text))
 
 
