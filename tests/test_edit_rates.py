@@ -198,3 +198,17 @@ def test_error_rate_ranges_are_unbounded_above() -> None:
         assert get_metric(name).value_range == (0.0, math.inf)
     for name in ("mer", "wil", "wip"):
         assert get_metric(name).value_range == (0.0, 1.0)
+
+
+def test_character_alignment_of_strings_equals_the_token_list_alignment() -> None:
+    # cer aligns the two strings directly; the code-point mapping of token lists must
+    # give the same operations (rapidfuzz's alignment depends only on equality).
+    import random
+
+    from assay.metrics.error_rate import edit_counts
+
+    rng = random.Random(13)
+    for _ in range(3000):
+        a = "".join(rng.choice("ab cé東\n") for _ in range(rng.randint(0, 60)))
+        b = "".join(rng.choice("ab cé東\n") for _ in range(rng.randint(0, 60)))
+        assert edit_counts(a, b) == edit_counts(list(a), list(b))
