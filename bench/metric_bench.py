@@ -9,9 +9,10 @@ capitalised sentences, commas and full stops, one sentence per line in long text
 
 Each prediction is its target with about 30 % of the words replaced.
 
-**The floor** (per regime): read the JSONL file, ``json.loads`` every line and
-``re.compile(r"\w+").findall`` the prediction and every target: the least any
-metric that reads its input and looks at words must do. **assay** is one
+**The floor** (per regime, ``floor_timing.py``, shared with ``ngram_bench.py``):
+read the JSONL file, ``json.loads`` every line and ``re.compile(r"\w+").findall``
+the prediction and every target: the least any metric that reads its input and
+looks at words must do. **assay** is one
 ``assay.score_corpus(metric, predictions, targets_list)`` call with the metric's
 default options on the lists already in memory (so the read is *not* in assay's
 time: the ratio is strict). ``x floor`` = assay time / floor time.
@@ -39,25 +40,19 @@ metric names: only those metrics, only the floor table).
 
 from __future__ import annotations
 
-import gc
-import json
 import logging
 import random
-import re
 import sys
-import tempfile
-import time
 from collections.abc import Callable
 from functools import partial
-from pathlib import Path
 
+from floor_timing import best_of, floor_time, target
 from sacrebleu.metrics import BLEU
 
 import assay
 
 logging.getLogger("sacrebleu").setLevel(logging.ERROR)
 
-WORD = re.compile(r"\w+")
 REGIMES = {"short": (1, 5, 4000), "sentence": (15, 35, 2000), "long": (1000, 1000, 40)}
 VOCAB = [
     f"{c}{v}{i}"
@@ -93,36 +88,6 @@ def make_corpus(rng: random.Random, low: int, high: int, n: int) -> list[dict[st
     return rows
 
 
-def best_of(fn: Callable[[], object], repeat: int) -> float:
-    """Best wall time of ``repeat`` runs, garbage collector off during each (as ``timeit``)."""
-    times = []
-    for _ in range(repeat):
-        gc.collect()
-        gc.disable()
-        try:
-            start = time.perf_counter()
-            fn()
-            times.append(time.perf_counter() - start)
-        finally:
-            gc.enable()
-    return min(times)
-
-
-def floor(path: Path) -> None:
-    """Read + ``json.loads`` + ``\\w+`` tokenize prediction and targets."""
-    findall = WORD.findall
-    with open(path, encoding="utf-8") as handle:
-        for line in handle:
-            row = json.loads(line)
-            findall(row["prediction"])
-            for target in row["targets"]:
-                findall(target)
-
-
-def target(name: str, measured: str, goal: str, met: bool, note: str = "") -> None:
-    print(f"TARGET {name} | {measured} | {goal} | {'MET' if met else 'NOT MET'}{note}", flush=True)
-
-
 class Regime:
     """One regime's corpus, in memory and as a JSONL file, with its floor time."""
 
@@ -130,10 +95,7 @@ class Regime:
         self.name, self.n, self.repeat = name, len(rows), repeat
         self.preds = [str(r["prediction"]) for r in rows]
         self.targets = [list(r["targets"]) for r in rows]  # type: ignore[call-overload]
-        with tempfile.TemporaryDirectory() as tmp:
-            path = Path(tmp) / "corpus.jsonl"
-            path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-            self.floor = best_of(lambda: floor(path), 2 * repeat)
+        self.floor = floor_time(rows, 2 * repeat)
 
     def us(self, seconds: float) -> str:
         return f"{1e6 * seconds / self.n:.1f} us/item"
