@@ -158,3 +158,15 @@ def test_missing_extra_gives_one_install_line(name: str, extra: str, module: str
     assert done.returncode == 2, done.stderr
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     assert done.stderr.startswith("error: ") and f"pip install 'assay[{extra}]'" in done.stderr
+
+
+def test_zh_findall_path_equals_sacrebleu_on_edge_strings() -> None:
+    # zh runs as one findall unless two periods/commas are adjacent; the unpadded
+    # rules keep a leading period before a digit, or a final one after a digit, joined.
+    peer = TokenizerZh()
+    call = getattr(type(peer).__call__, "__wrapped__", type(peer).__call__)
+    rng = random.Random(29)
+    alphabet = [*".,-0123456789 a\nb中文。（）$&\u3000\u2003\u200b\u2014\u2028㐀龥０", "5.", ".5"]
+    for _ in range(30000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12)))
+        assert assay.tokenize(text, "zh") == call(peer, text).split(), repr(text)

@@ -88,12 +88,20 @@ _13A_SYMBOL = r"\{-\~\[-\`!-\&\(-\+\:-\@\/"
 _13A_PLAIN = rf"[^\s{_13A_SYMBOL}.,\-]"  # never split off
 # A dash not after a digit, or a period/comma between digits (checked after the character).
 _13A_JOINED = r"(?:-(?<![0-9]-)|[.,](?<=[0-9][.,])(?=[0-9]))"
-_13A_TOKEN = re.compile(
-    rf"{_13A_PLAIN}+(?:{_13A_JOINED}{_13A_PLAIN}*)*|[{_13A_SYMBOL}]"
-    rf"|{_13A_JOINED}{_13A_PLAIN}*(?:{_13A_JOINED}{_13A_PLAIN}*)*"
-    r"|[.,](?<![0-9][.,])|[.,](?![0-9])|-(?<=[0-9]-)"
-)
+
+
+def _13a_token_pattern(plain: str) -> str:
+    """The 13a ``findall`` pattern with ``plain`` the class of never-split characters."""
+    return (
+        rf"{plain}+(?:{_13A_JOINED}{plain}*)*|[{_13A_SYMBOL}]"
+        rf"|{_13A_JOINED}{plain}*(?:{_13A_JOINED}{plain}*)*"
+        r"|[.,](?<![0-9][.,])|[.,](?![0-9])|-(?<=[0-9]-)"
+    )
+
+
+_13A_TOKEN = re.compile(_13a_token_pattern(_13A_PLAIN))
 _13A_ADJACENT = re.compile(r"[.,][.,]")
+_DIGITS = "0123456789"
 
 _INTL_RULES = (
     (regex.compile(r"(\P{N})(\p{P})"), r"\1 \2 "),  # punctuation after a non-digit
@@ -116,6 +124,33 @@ _ZH_RULES = (
     *_13A_RULES[1:],
 )
 
+
+
+
+def _zh_class(exclude_space: bool) -> str:
+    """A regex class body of the zh table (whitespace left out if ``exclude_space``)."""
+    points = [cp for a, b in _ZH_RANGES for cp in range(a, b + 1)]
+    if exclude_space:
+        points = [cp for cp in points if not chr(cp).isspace()]
+    runs: list[list[int]] = []
+    for cp in sorted(set(points)):
+        if runs and runs[-1][1] == cp - 1:
+            runs[-1][1] = cp
+        else:
+            runs.append([cp, cp])
+    return "".join(f"\\u{a:04x}-\\u{b:04x}" if a != b else f"\\u{a:04x}" for a, b in runs)
+
+
+# zh as one findall (exact unless two periods/commas are adjacent, like 13a's): a
+# character of the table is a token of its own (a whitespace one, such as U+3000,
+# stays whitespace), and the 13a pattern runs with the table's characters left out
+# of its never-split class. The rules run on the line unpadded, so a period or comma
+# that starts the line before a digit, or ends it after one, stays joined (see
+# :func:`tokenize_zh`).
+@functools.lru_cache(maxsize=1)
+def _zh_token() -> re.Pattern[str]:
+    plain = rf"[^\s{_13A_SYMBOL}.,\-{_zh_class(False)}]"
+    return re.compile(f"[{_zh_class(True)}]|" + _13a_token_pattern(plain))
 
 @functools.lru_cache(maxsize=1)
 def _zh_spacing() -> dict[int, str]:
@@ -184,10 +219,18 @@ def tokenize_intl(text: str) -> list[str]:
 
 def tokenize_zh(text: str) -> list[str]:
     """Tokenise like sacrebleu's ``zh``: Chinese characters alone, the rest as 13a."""
-    line = text.strip().translate(_zh_spacing())
-    for pattern, replacement in _ZH_RULES:
-        line = pattern.sub(replacement, line)
-    return line.split()
+    line = text.strip()
+    if _13A_ADJACENT.search(line):
+        line = line.translate(_zh_spacing())
+        for pattern, replacement in _ZH_RULES:
+            line = pattern.sub(replacement, line)
+        return line.split()
+    tokens: list[str] = _zh_token().findall(line)
+    if len(tokens) > 1 and line[0] in ".," and line[1] in _DIGITS:
+        tokens[:2] = [tokens[0] + tokens[1]]
+    if len(tokens) > 1 and line[-1] in ".," and line[-2] in _DIGITS:
+        tokens[-2:] = [tokens[-2] + tokens[-1]]
+    return tokens
 
 
 def tokenize_sacrebleu_char(text: str) -> list[str]:
