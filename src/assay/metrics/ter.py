@@ -64,6 +64,7 @@ class _BandedDistance:
         self.ratio = ratio
         self.beam = math.ceil(ratio / 2 + BEAM_WIDTH) if BEAM_WIDTH < ratio / 2 else BEAM_WIDTH
         self.first_row = list(range(self.n_ref + 1))
+        self.windows = [self.window(i) for i in range(hyp_len + 1)]
 
     def window(self, i: int) -> tuple[int, int]:
         """Columns ``[lo, hi)`` computed in row ``i``."""
@@ -75,11 +76,13 @@ class _BandedDistance:
     def rows(self, hyp: Sequence[str], start: int, prev: list[int]) -> list[list[int]]:
         """Rows ``start+1 .. len(hyp)`` of the banded table given row ``start``."""
         ref = self.ref
+        windows = self.windows
+        blank = [_INF] * (self.n_ref + 1)
         out: list[list[int]] = []
         for i in range(start + 1, len(hyp) + 1):
             word = hyp[i - 1]
-            lo, hi = self.window(i)
-            row = [_INF] * (self.n_ref + 1)
+            lo, hi = windows[i]
+            row = blank.copy()
             first = lo
             if first == 0:
                 row[0] = prev[0] + 1
@@ -212,8 +215,11 @@ def _matching_runs(hyp: Sequence[str], ref: Sequence[str]) -> list[tuple[int, in
 
 def _best_shift(
     hyp: list[str], ref: Sequence[str], table: _BandedDistance, checked: int
-) -> tuple[int, list[str], int]:
-    """The shift that lowers the edit distance most: ``(gain, shifted words, checked)``."""
+) -> tuple[int, list[str], int, int]:
+    """The shift that lowers the edit distance most.
+
+    Returns ``(gain, shifted words, checked, distance of hyp)``.
+    """
     score, rows, ops = table.trace(hyp)
     align, ref_err, hyp_err = _alignment(ops)
     hyp_sum, ref_sum = _prefix(hyp_err), _prefix(ref_err)
@@ -240,8 +246,8 @@ def _best_shift(
         if checked >= MAX_SHIFT_CANDIDATES:
             break
     if best is None:
-        return 0, hyp, checked
-    return best[0], best_words, checked
+        return 0, hyp, checked, score
+    return best[0], best_words, checked, score
 
 
 def ter_edits(hyp: Sequence[str], ref: Sequence[str]) -> int:
@@ -256,12 +262,11 @@ def ter_edits(hyp: Sequence[str], ref: Sequence[str]) -> int:
     table = _BandedDistance(ref, len(hyp), codes)
     words, shifts, checked = list(hyp), 0, 0
     while True:
-        gain, shifted, checked = _best_shift(words, ref, table, checked)
+        gain, shifted, checked, distance = _best_shift(words, ref, table, checked)
         if checked >= MAX_SHIFT_CANDIDATES or gain <= 0:
-            break
+            return shifts + distance  # the distance of ``words``, the last shift not applied
         shifts += 1
         words = shifted
-    return shifts + table.trace(words)[0]
 
 
 def ter_statistics(hyp: Sequence[str], refs: Sequence[Sequence[str]]) -> Stats:
