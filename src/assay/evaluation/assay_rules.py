@@ -29,8 +29,9 @@ from functools import lru_cache
 from typing import Any
 
 from assay.evaluation.xldocbench import ANSWER_TYPES
-from assay.metrics.edit import similarity
+from assay.metrics.edit import similarity, similarity_bound
 from assay.numbers import Number, first_number, percent_readings, within_relative
+from assay.text.normalize import drop_articles
 
 RULE_TYPES = {
     "numeric_tolerance": "numeric",
@@ -76,10 +77,11 @@ EXACT_TOLERANCE = 1e-9
 STRING_SIMILARITY = 0.8
 
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u2032": "'"})
+_CANNOT = re.compile(r"\bcannot\b")
 _CONTRACTIONS = (
     (re.compile(r"\bcan't\b"), "can not"),
     (re.compile(r"\bwon't\b"), "will not"),
-    (re.compile(r"\bcannot\b"), "can not"),
+    (_CANNOT, "can not"),
     (re.compile(r"n't\b"), " not"),
 )
 _PREFIXES = ("final answer:", "the answer is", "answer:", "answer is")
@@ -87,7 +89,11 @@ _NON_WORD = re.compile(r"[^\w\s.\-%]")
 # A "." or "-" not between word characters: ``(?<!\w)[.-]|[.-](?!\w)``, written to start
 # with the mark so the scan is a fast character search (same matches, tested).
 _LOOSE_MARK = re.compile(r"[.\-](?:(?<!\w[.\-])|(?!\w))")
-_ARTICLES = re.compile(r"\b(?:a|an|the)\b")
+_WORD = re.compile(r"\w+")
+# On ASCII text ``bytes.translate`` with these tables maps exactly the characters the
+# patterns match to a space, in one C pass (tables read off the patterns themselves).
+_NON_WORD_TO_SPACE = bytes(32 if _NON_WORD.match(chr(c)) else c for c in range(256))
+_NOT_W_TO_SPACE = bytes(32 if c < 128 and not _WORD.match(chr(c)) else c for c in range(256))
 _EXPLICIT_CHOICE = re.compile(
     r"\(([A-Ha-h])\)|\b(?:option|choice|answer(?:\s+is)?)\s*[:\-]?\s*\(?([A-Ha-h])\b(?![\w'])"
 )
@@ -124,9 +130,14 @@ def answer_type(answer_format: str, rule: str) -> str:
 def words(text: str) -> str:
     """NFKC, casefold, unify apostrophes, expand contractions, words separated by spaces."""
     text = unicodedata.normalize("NFKC", text).casefold().translate(_APOSTROPHES)
-    for pattern, replacement in _CONTRACTIONS:
-        text = pattern.sub(replacement, text)
-    return " ".join(re.findall(r"\w+", text))
+    if "'" in text:
+        for pattern, replacement in _CONTRACTIONS:
+            text = pattern.sub(replacement, text)
+    elif "cannot" in text:  # the only contraction pattern without an apostrophe
+        text = _CANNOT.sub("can not", text)
+    if text.isascii():  # ``\w+`` runs: every other character is a separator
+        return " ".join(text.encode("ascii").translate(_NOT_W_TO_SPACE).decode("ascii").split())
+    return " ".join(_WORD.findall(text))
 
 
 def normalise(text: str) -> str:
@@ -135,8 +146,13 @@ def normalise(text: str) -> str:
     for prefix in _PREFIXES:
         if text.startswith(prefix):
             text = text[len(prefix) :].strip()
-    text = _LOOSE_MARK.sub(" ", _NON_WORD.sub(" ", text))
-    return " ".join(_ARTICLES.sub(" ", text).split())
+    if text.isascii():
+        text = text.encode("ascii").translate(_NON_WORD_TO_SPACE).decode("ascii")
+    else:
+        text = _NON_WORD.sub(" ", text)
+    if "." in text or "-" in text:
+        text = _LOOSE_MARK.sub(" ", text)
+    return " ".join(drop_articles(text))
 
 
 def abstains(text: str) -> bool:
@@ -180,6 +196,8 @@ def entity_rule(raw_pred: str, raw_gold: str) -> float:
         return 1.0 if not p else 0.0
     if contains_tokens(p, g):
         return 1.0
+    if similarity_bound(p, g) < STRING_SIMILARITY:  # the lengths alone keep it below
+        return 0.0
     return 1.0 if similarity(p, g) >= STRING_SIMILARITY else 0.0
 
 

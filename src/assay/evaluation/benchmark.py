@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import groupby
 from pathlib import Path
 from typing import Any
 
@@ -176,45 +177,82 @@ def label_sets(q: QuestionResult) -> tuple[tuple[str, ...], ...]:
 def breakdowns(
     questions: Sequence[QuestionResult],
 ) -> tuple[tuple[str, tuple[tuple[str, Aggregate], ...]], ...]:
-    """Per-dimension, per-label aggregates with labels in plain string order."""
-    groups: list[dict[str, tuple[list[float], list[float], list[float]]]] = [{} for _ in DIMENSIONS]
-    for q in questions:
-        for group, labels in zip(groups, label_sets(q), strict=True):
-            for name in labels:
-                lists = group.get(name)
-                if lists is None:
-                    lists = group[name] = ([], [], [])
-                lists[0].append(q.accuracy)
-                lists[1].append(q.token_f1)
-                lists[2].append(q.anls)
-    return tuple(
-        (dim, tuple((name, _aggregate(*group[name])) for name in sorted(group)))
-        for dim, group in zip(DIMENSIONS, groups, strict=True)
+    """Per-dimension, per-label aggregates with labels in plain string order.
+
+    Each label's values are summed in question order, as a list of them would be.
+    """
+    columns = (
+        [q.accuracy for q in questions],
+        [q.token_f1 for q in questions],
+        [q.anls for q in questions],
     )
+    everyone = range(len(questions))
+    per_dim = [  # the first six dimensions are QuestionResult fields of the same name
+        _grouped([getattr(q, dim) for q in questions], everyone, columns) for dim in DIMENSIONS[:-1]
+    ]
+    sources = [name for q in questions for name in q.evidence_sources]
+    owners = [index for index, q in enumerate(questions) for _ in q.evidence_sources]
+    per_dim.append(_grouped(sources, owners, columns))
+    return tuple(zip(DIMENSIONS, per_dim, strict=True))
+
+
+def _grouped(
+    keys: Sequence[str], owners: Sequence[int], columns: tuple[list[float], ...]
+) -> tuple[tuple[str, Aggregate], ...]:
+    """The aggregate of each distinct key (sorted) over the questions ``owners`` names.
+
+    ``keys[k]`` is a label of question ``owners[k]``; a stable sort keeps each label's
+    questions in their order.
+    """
+    order = sorted(range(len(keys)), key=keys.__getitem__)
+    out = []
+    for name, members in groupby(order, key=keys.__getitem__):
+        rows = [owners[k] for k in members]
+        sums = [sum(map(column.__getitem__, rows)) for column in columns]
+        n = len(rows)
+        out.append((name, Aggregate(n, sums[0] / n, sums[1] / n, sums[2] / n)))
+    return tuple(out)
 
 
 def score_pair(profile: Profile, gold: Prepared, row: PredictionRow | None) -> QuestionResult:
     """Score one gold question with its prediction row (``None`` when missing)."""
-    bucket = bucket_of(row)
-    substituted = bucket == "status_substituted"
-    if row is None:
-        text, status, raw = "", "missing", None
-    else:
-        text = SUBSTITUTE_TEXT if substituted else row.text
-        status, raw = row.status, row.text
-    scores = profile.score(gold, text, substituted)
+    return score_rows(profile, [gold], [row], [bucket_of(row)])[0]
+
+
+def score_rows(
+    profile: Profile,
+    golds: Sequence[Prepared],
+    rows: Sequence[PredictionRow | None],
+    buckets: Sequence[str],
+) -> list[QuestionResult]:
+    """Score gold questions with their rows and buckets, all at once (see :func:`score_pair`)."""
+    substituted = [bucket == "status_substituted" for bucket in buckets]
+    texts = [
+        SUBSTITUTE_TEXT if sub else ("" if row is None else row.text)
+        for row, sub in zip(rows, substituted, strict=True)
+    ]
+    accuracy, token_f1, anls = profile.score_many(golds, texts, substituted)
+    return [
+        _question(*args)
+        for args in zip(golds, rows, texts, buckets, accuracy, token_f1, anls, strict=True)
+    ]
+
+
+def _question(
+    gold: Prepared, row: PredictionRow | None, text: str, bucket: str,
+    accuracy: float, token_f1: float, anls: float,
+) -> QuestionResult:  # fmt: skip
     q = gold.question
+    status, raw = ("missing", None) if row is None else (row.status, row.text)
     released = None
     if q.row_labels is not None:
         fmt, split, domain, reasoning = q.row_labels
         written = "missing" if row is None else row.row_status
         released = (fmt, written, split, domain, reasoning)
     return QuestionResult(
-        q.id, text, q.answer, q.answer_format_label, status,
-        scores.accuracy, scores.token_f1, scores.anls,
+        q.id, text, q.answer, q.answer_format_label, status, accuracy, token_f1, anls,
         q.split, q.domain, q.reasoning_type, q.difficulty, q.doc_type,
-        q.evidence_sources, gold.kind, bucket, raw,
-        tuple(d.document_id for d in q.documents), released,
+        q.evidence_sources, gold.kind, bucket, raw, gold.document_ids, released,
     )  # fmt: skip
 
 
@@ -228,14 +266,20 @@ def evaluate_alignment(
     ignore_missing: bool = False,
 ) -> SystemResult:
     """Score an alignment and aggregate it into a :class:`SystemResult`."""
-    questions: list[QuestionResult] = []
     counts = dict.fromkeys(BUCKETS, 0)
+    golds: list[Prepared] = []
+    rows: list[PredictionRow | None] = []
+    buckets: list[str] = []
     for gold, (_, row) in zip(prepared, alignment.pairs, strict=True):
-        counts[bucket_of(row)] += 1
+        bucket = bucket_of(row)
+        counts[bucket] += 1
         if row is None and ignore_missing:
             continue
-        questions.append(score_pair(profile, gold, row))
+        golds.append(gold)
+        rows.append(row)
+        buckets.append(bucket)
     check_accounting(counts, len(prepared))
+    questions = score_rows(profile, golds, rows, buckets)
     return SystemResult(
         system=system,
         prediction_files=tuple(str(p) for p in prediction_files),

@@ -14,7 +14,7 @@ Statuses ``context_overflow`` and ``vision_unsupported`` replace the prediction 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -22,9 +22,9 @@ from typing import Any
 from assay.errors import UnknownNameError
 from assay.evaluation import assay_rules, xldocbench
 from assay.io.gold import GoldQuestion
-from assay.metrics.edit import similarity
+from assay.metrics.edit import similarity, similarity_bound
 from assay.metrics.overlap import set_f1
-from assay.text.normalize import normalize_xldocbench
+from assay.text.normalize import normalize_xldocbench, xldocbench_tokens
 
 SUBSTITUTED_STATUSES = ("context_overflow", "vision_unsupported")
 SUBSTITUTE_TEXT = "CONTEXT_OVERFLOW"
@@ -47,6 +47,7 @@ class Prepared:
     normalised: str
     tokens: tuple[str, ...]
     anls_text: str
+    document_ids: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +59,7 @@ class QuestionScores:
     anls: float
 
 
-AccuracyFn = Callable[[Prepared, str, str, bool], float]
+AccuracyFn = Callable[[Prepared, str, list[str], bool], float]
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,31 +87,53 @@ class Profile:
             normalised,
             tuple(normalised.split()),
             question.answer.strip().lower(),
+            tuple(d.document_id for d in question.documents),
         )
 
     def score(self, gold: Prepared, text: str, substituted: bool) -> QuestionScores:
         """Score one prediction text (already status-substituted) against prepared gold."""
-        normalised = normalize_xldocbench(text)
-        return QuestionScores(
-            self.accuracy(gold, text, normalised, substituted),
-            set_f1(normalised.split(), gold.tokens),
-            anls(text.strip().lower(), gold.anls_text),
-        )
+        (accuracy,), (token_f1,), (anls_value,) = self.score_many([gold], [text], [substituted])
+        return QuestionScores(accuracy, token_f1, anls_value)
+
+    def score_many(
+        self, golds: Sequence[Prepared], texts: Sequence[str], substituted: Sequence[bool]
+    ) -> tuple[list[float], list[float], list[float]]:
+        """``(accuracy, token_f1, anls)`` columns: :meth:`score` of each prediction, in order.
+
+        Each prediction is normalised once (its ``xldocbench`` tokens serve token F1 and
+        the ``xldocbench`` accuracy); the gold sides come prepared.
+        """
+        accuracy_of = self.accuracy
+        accuracy: list[float] = []
+        token_f1: list[float] = []
+        anls_values: list[float] = []
+        for gold, text, sub in zip(golds, texts, substituted, strict=True):
+            tokens = xldocbench_tokens(text)
+            accuracy.append(accuracy_of(gold, text, tokens, sub))
+            token_f1.append(set_f1(tokens, gold.tokens))
+            anls_values.append(anls(text.strip().lower(), gold.anls_text))
+        return accuracy, token_f1, anls_values
 
 
 def anls(a: str, b: str) -> float:
-    """Thresholded similarity of already stripped+lowercased texts (both empty → 1)."""
+    """Thresholded similarity of already stripped+lowercased texts (both empty → 1).
+
+    Texts whose lengths alone keep them below the threshold are 0.0 without a distance.
+    """
     if not a or not b:
         return 1.0 if not a and not b else 0.0
+    if similarity_bound(a, b) < ANLS_THRESHOLD:
+        return 0.0
     value = similarity(a, b)
     return value if value >= ANLS_THRESHOLD else 0.0
 
 
-def _xl_accuracy(gold: Prepared, text: str, normalised: str, substituted: bool) -> float:
+def _xl_accuracy(gold: Prepared, text: str, tokens: list[str], substituted: bool) -> float:
+    normalised = " ".join(tokens)
     return xldocbench.accuracy(gold.kind, text, normalised, gold.question.answer, gold.normalised)
 
 
-def _assay_accuracy(gold: Prepared, text: str, normalised: str, substituted: bool) -> float:
+def _assay_accuracy(gold: Prepared, text: str, tokens: list[str], substituted: bool) -> float:
     q = gold.question
     return assay_rules.accuracy(gold.kind, q.verification_rule, text, q.answer, substituted)
 

@@ -19,7 +19,7 @@ from assay._version import __version__
 from assay.errors import InvalidOptionError
 from assay.evaluation import tables
 from assay.evaluation.align import align
-from assay.evaluation.benchmark import SystemResult, evaluate_alignment
+from assay.evaluation.benchmark import QuestionResult, SystemResult, evaluate_alignment
 from assay.evaluation.coverage import check_coverage
 from assay.evaluation.fingerprint import fingerprint
 from assay.evaluation.profiles import Prepared, get_profile, metric_signatures
@@ -294,16 +294,25 @@ SURROGATE_NOTE = (
 
 def _surrogate_warning(systems: Sequence[SystemResult]) -> list[str]:
     """One warning naming the first question whose released row holds a lone surrogate."""
-    hits = [
-        q.question_id
-        for s in systems
-        for q in s.questions
-        if _has_surrogate(json.dumps(q.to_dict(), ensure_ascii=False))
-    ]
+    hits = [q.question_id for s in systems for q in s.questions if _row_has_surrogate(q)]
     if not hits:
         return []
     rows = f"{len(hits)} row" + ("" if len(hits) == 1 else "s")
     return [f"question {hits[0]!r}: {SURROGATE_NOTE} ({rows})"]
+
+
+def _row_has_surrogate(q: QuestionResult) -> bool:
+    """Whether the released per-question row of ``q`` holds a lone surrogate.
+
+    Its text fields are checked directly; only a row whose released values are not all
+    text (a list or object as written) is checked through its JSON text.
+    """
+    released = q.released_row or ()
+    if not all(value is None or isinstance(value, str) for value in released):
+        return _has_surrogate(json.dumps(q.to_dict(), ensure_ascii=False))
+    texts = (q.question_id, q.prediction, q.gold_answer, q.answer_format, q.status, q.split,
+             q.domain, q.reasoning_type, *(value for value in released if value is not None))
+    return any(_has_surrogate(text) for text in texts)  # fmt: skip
 
 
 def _has_surrogate(text: str) -> bool:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from assay.metrics.edit import similarity
+from assay.metrics.edit import similarity, similarity_bound
 
 ANSWER_TYPES = {
     "Str": "entity",
@@ -89,6 +89,8 @@ def string_rule(p: str, g: str) -> float:
     """Character containment of G in P, else similarity ≥ 0.8."""
     if g and g in p:
         return 1.0
+    if similarity_bound(p, g) < STRING_SIMILARITY:  # the lengths alone keep it below
+        return 0.0
     return 1.0 if similarity(p, g) >= STRING_SIMILARITY else 0.0
 
 

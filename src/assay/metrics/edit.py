@@ -30,6 +30,19 @@ def similarity(a: str, b: str) -> float:
     return 1.0 - Levenshtein.distance(a, b) / longest
 
 
+def similarity_bound(a: str, b: str) -> float:
+    """An upper bound of :func:`similarity` from the lengths alone (no distance computed).
+
+    The distance is at least the length difference, and ``1 − d / n`` only falls as
+    ``d`` grows (in floating point too), so ``similarity_bound(a, b) < t`` proves
+    ``similarity(a, b) < t``.
+    """
+    longest = max(len(a), len(b))
+    if longest == 0:
+        return 1.0
+    return 1.0 - abs(len(a) - len(b)) / longest
+
+
 def _edit_similarity(prediction: str, target: str, s: Settings) -> float:
     return similarity(s.normalize(prediction), s.normalize(target))
 

@@ -31,8 +31,14 @@ from assay.errors import UnknownNormalizerError
 
 Normalizer = Callable[[str], str]
 
-_ARTICLES = re.compile(r"\b(a|an|the)\b")
+# ``\b(a|an|the)\b``, written to start with a letter so the scan skips every position
+# that holds neither "a" nor "t" (same matches on every text, tested).
+_ARTICLES = re.compile(r"a(?<!\wa)n?(?!\w)|the(?<!\wthe)(?!\w)")
+_ARTICLE_WORDS = frozenset({"a", "an", "the"})
 _NOT_XL_KEPT = re.compile(r"[^\w\s.\-%]")
+# The ASCII characters ``_NOT_XL_KEPT`` matches, read off the pattern itself: on ASCII
+# text ``bytes.translate`` deletes exactly what the regex deletes, in one C pass.
+_XL_DELETED_ASCII = bytes(c for c in range(128) if _NOT_XL_KEPT.match(chr(c)))
 _PUNCT_TABLE = str.maketrans("", "", string.punctuation)
 _XL_PREFIXES = ("the answer is", "answer:", "answer is")
 
@@ -68,16 +74,40 @@ def normalize_squad(text: str) -> str:
     return " ".join(_ARTICLES.sub(" ", text).split())
 
 
-def normalize_xldocbench(text: str) -> str:
-    """Normalise like the XL-DocBench released evaluator (see module docstring)."""
+def drop_articles(text: str) -> list[str]:
+    r"""The whitespace tokens of ``re.sub(r"\b(a|an|the)\b", " ", text)``.
+
+    ``text`` must hold only word characters, whitespace and ``.``, ``-``, ``%`` (what
+    the ``xldocbench`` and ``assay`` entity normalisations leave). Without a mark every
+    token is a run of word characters, which holds an article iff it *is* ``a``, ``an``
+    or ``the``: the tokens are filtered, no regex pass. ``str.split()`` splits on
+    exactly the characters ``\s`` matches (``str.isspace``).
+    """
+    if "." in text or "-" in text or "%" in text:
+        return _ARTICLES.sub(" ", text).split()
+    return [token for token in text.split() if token not in _ARTICLE_WORDS]
+
+
+def xldocbench_tokens(text: str) -> list[str]:
+    """The whitespace tokens of :func:`normalize_xldocbench` (``normalize(text).split()``)."""
     text = text.strip().lower()
     for prefix in _XL_PREFIXES:
         if text.startswith(prefix):
             text = text[len(prefix) :].strip()
-    text = _NOT_XL_KEPT.sub("", text)
-    # ``re.sub(r"\s+", " ", t).strip()`` as released; str.split() splits on exactly the
-    # characters \s matches (str.isspace), so this is the same text, faster.
-    return " ".join(_ARTICLES.sub(" ", text).split())
+    if text.isascii():
+        text = text.encode("ascii").translate(None, _XL_DELETED_ASCII).decode("ascii")
+    else:
+        text = _NOT_XL_KEPT.sub("", text)
+    return drop_articles(text)
+
+
+def normalize_xldocbench(text: str) -> str:
+    r"""Normalise like the XL-DocBench released evaluator (see module docstring).
+
+    ``re.sub(r"\s+", " ", t).strip()`` as released is the tokens joined by one space
+    (see :func:`drop_articles`).
+    """
+    return " ".join(xldocbench_tokens(text))
 
 
 NORMALIZERS: dict[str, Normalizer] = {
