@@ -17,7 +17,7 @@ oddity is noted instead, and the per-question row keeps the raw labels.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -254,29 +254,55 @@ def parse_gold_row(row: dict[str, Any], path: str, line: int | None) -> GoldQues
         InputFileError: the row has no id, an id of the wrong type, no answer, an
             answer format/rule that is not a string, or malformed metadata.
     """
-    qid = row_id(row, path, line)
+    qid = _required_id(row, path, line, None)
+    answer = _answer(row, path, line)
+    meta = _metadata(row, path, line)
+    return _question(qid, answer, meta, row, path, line, label, label_list, row.get("task_type"))
+
+
+def _required_id(
+    row: dict[str, Any], path: str, line: int | None, notes: Oddities | None
+) -> str:
+    """The row's id (see :func:`row_id`); a row without one is an error, in both readings."""
+    qid = row_id(row, path, line, notes)
     if qid is None:
         raise InputFileError(
             path, f"no question id; give one of {', '.join(ID_FIELDS)}", line=line, field="id"
         )
-    value, fmt, rule = _answer(row, path, line)
-    meta = _metadata(row, path, line)
+    return qid
+
+
+def _question(
+    qid: str,
+    answer: tuple[Any, ...],
+    meta: dict[str, Any],
+    row: dict[str, Any],
+    path: str,
+    line: int | None,
+    label_of: Callable[[Any], str],
+    sources_of: Callable[[Any], tuple[str, ...]],
+    split: Any,
+    **released: Any,
+) -> GoldQuestion:
+    """The :class:`GoldQuestion` of a checked row, its labels read by ``label_of``."""
+    value, fmt, rule = answer
     return GoldQuestion(
         id=qid,
         value=value,
         answer=value_to_text(value),
         format=str(fmt) if fmt else "Str",
         verification_rule=str(rule) if rule else "",
-        split=label(row.get("task_type")),
-        domain=label(meta.get("domain")),
-        reasoning_type=label(meta.get("reasoning_type")),
-        difficulty=label(meta.get("difficulty")),
-        doc_type=label(meta.get("doc_type")),
-        evidence_sources=label_list(meta.get("evidence_sources")),
+        split=label_of(split),
+        domain=label_of(meta.get("domain")),
+        reasoning_type=label_of(meta.get("reasoning_type")),
+        difficulty=label_of(meta.get("difficulty")),
+        doc_type=label_of(meta.get("doc_type")),
+        evidence_sources=sources_of(meta.get("evidence_sources")),
         is_unanswerable=meta.get("is_unanswerable") is True,
         documents=_documents(row),
         path=path,
         line=line,
+        **released,
     )
 
 
@@ -473,32 +499,14 @@ def parse_released_row(
     Raises:
         InputFileError: the row has no id.
     """
-    qid = row_id(row, path, line, notes)
-    if qid is None:
-        raise InputFileError(
-            path, f"no question id; give one of {', '.join(ID_FIELDS)}", line=line, field="id"
-        )
+    qid = _required_id(row, path, line, notes)
     value, fmt, rule = _released_answer(row, path, line, notes)
     meta = _released_metadata(row, path, line, notes)
     split = row.get("task_type") or ""
     if not isinstance(row.get("metadata"), dict) and isinstance(row.get("task_type"), (list, dict)):
         notes.note(path, line, ODD_LABEL)
-    return GoldQuestion(
-        id=qid,
-        value=value,
-        answer=value_to_text(value),
-        format=str(fmt) if fmt else "Str",
-        verification_rule=str(rule) if rule else "",
-        split=released_label(split),
-        domain=released_label(meta.get("domain")),
-        reasoning_type=released_label(meta.get("reasoning_type")),
-        difficulty=released_label(meta.get("difficulty")),
-        doc_type=released_label(meta.get("doc_type")),
-        evidence_sources=released_sources(meta.get("evidence_sources")),
-        is_unanswerable=meta.get("is_unanswerable") is True,
-        documents=_documents(row),
-        path=path,
-        line=line,
+    return _question(
+        qid, (value, fmt, rule), meta, row, path, line, released_label, released_sources, split,
         format_label=released_label(fmt),
         row_labels=(fmt, split, meta.get("domain"), meta.get("reasoning_type")),
-    )
+    )  # fmt: skip
