@@ -4,8 +4,8 @@ Run: .venv/bin/python bench/bench_report.py [--questions 5000] [--systems 13] [-
 
 1. The demo's reports (result document, HTML, Markdown, JSON): best wall time of each
    step over REPEATS runs.
-2. 13 systems x 5,000 questions (synthetic, XL-DocBench-shaped gold; answers of the
-   length eval_bench uses: a sentence or a few words), saved as ``assay-result.json``:
+2. 13 systems x 5,000 questions (bench/scale_data.py, XL-DocBench-shaped gold, style
+   ``sentence``: a sentence or a few words), saved as ``assay-result.json``:
    - the saved-document check, compiled validator (what ``assay report`` runs) against
      jsonschema alone (what it ran before);
    - ``assay report --format html`` in one process: read, check, render, write;
@@ -15,8 +15,8 @@ Run: .venv/bin/python bench/bench_report.py [--questions 5000] [--systems 13] [-
      to re-sort it, in the page's own clock (performance marks), best of REPEATS fresh
      loads (selenium + chromedriver; the browser start is not timed). The wall time of
      the same sequence seen from selenium is printed beside it.
-3. When bench/scale_data.py is present (verbose systems answering with a paragraph),
-   the HTML size on its 13 x 5,000 data as well.
+3. The HTML size on bench/scale_data.py's concise/medium/verbose 13 x 5,000 data
+   (a third of the systems answer with a paragraph) as well.
 
 Prints ``TARGET <name> | <measured> | <target> | MET`` (or ``NOT MET``) lines.
 """
@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import shutil
 import sys
 import tempfile
@@ -36,7 +35,7 @@ from typing import Any
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))
 
-from eval_bench import FORMATS, WORDS, make_prediction  # noqa: E402
+import scale_data  # noqa: E402  (bench/ sibling module: the one data generator)
 
 from assay.cli.demo_cmd import sample_dir  # noqa: E402
 from assay.evaluation.compare import CompareOptions, result_document  # noqa: E402
@@ -84,55 +83,9 @@ def demo_steps(repeats: int) -> None:
     print(f"demo: Markdown render {md_t * 1000:.1f} ms; JSON serialise {json_t * 1000:.1f} ms")
 
 
-def _gold(rng: random.Random, n: int) -> list[dict[str, Any]]:
-    """``n`` gold rows with eval_bench's answer-format mix and metadata."""
-    total = sum(count for _, count in FORMATS)
-    formats = [fmt for fmt, count in FORMATS for _ in range(round(n * count / total))]
-    rows = []
-    for k, fmt in enumerate((formats + ["Str"] * n)[:n], 1):
-        if fmt == "Str":
-            value = " ".join(rng.choice(WORDS).capitalize() for _ in range(rng.randint(1, 4)))
-        elif fmt == "Int":
-            value = f"{rng.randint(0, 250000):,}"
-        elif fmt == "Float":
-            value = f"{rng.uniform(0, 500):.2f}"
-        else:
-            value = "Not answerable"
-        rows.append({
-            "question_id": f"q{k:06d}",
-            "answer": {"value": value, "format": fmt, "verification_rule": "casefold_exact_match"},
-            "metadata": {
-                "domain": rng.choice(["finance", "legal", "medical", "government"]),
-                "reasoning_type": rng.choice(["extraction", "arithmetic", "comparison"]),
-                "difficulty": rng.choice(["easy", "medium", "hard"]),
-                "doc_type": rng.choice(["report", "manual", "slides"]),
-                "evidence_sources": rng.sample(["text", "table", "chart", "image"], 2),
-            },
-        })  # fmt: skip
-    return rows
-
-
 def write_data(root: Path, n_questions: int, n_systems: int) -> list[Path]:
-    """Gold and ``n_systems`` prediction files (1 % missing, 1 % context overflow)."""
-    rng = random.Random(5000)
-    gold = _gold(rng, n_questions)
-    (root / "systems").mkdir(parents=True)
-    gold_path = root / "qa_single_doc.jsonl"
-    gold_path.write_text("".join(json.dumps(r) + "\n" for r in gold), "utf-8")
-    files = [gold_path]
-    for s in range(n_systems):
-        lines = []
-        for g in gold:
-            if rng.random() < 0.01:
-                continue
-            status = "context_overflow" if rng.random() < 0.01 else "success"
-            text = make_prediction(rng, g, 0.3 + 0.05 * s)
-            lines.append(json.dumps({"question_id": g["question_id"], "prediction": text,
-                                     "status": status}) + "\n")  # fmt: skip
-        path = root / "systems" / f"system{s:02d}.jsonl"
-        path.write_text("".join(lines), "utf-8")
-        files.append(path)
-    return files
+    """Gold and ``n_systems`` prediction files answering in sentences (bench/scale_data.py)."""
+    return scale_data.write(root, n_questions, 5000, n_systems, styles=scale_data.SENTENCE)
 
 
 def saved_result(files: list[Path], out: Path) -> Path:
@@ -261,12 +214,7 @@ def at_scale(n_questions: int, n_systems: int, repeats: int) -> None:
 
 
 def verbose(root: Path, n_questions: int, n_systems: int) -> None:
-    """Section 3: the size on scale_data's verbose answers, when that generator is present."""
-    if not (HERE / "scale_data.py").exists():
-        print("bench/scale_data.py not present: verbose-answer size not measured")
-        return
-    import scale_data
-
+    """Section 3: the size on scale_data's concise/medium/verbose answers."""
     files = scale_data.write(root / "verbose", n_questions, n_systems=n_systems)
     saved = saved_result(files, root / "verbose.json")
     page = root / "verbose.html"

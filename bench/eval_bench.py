@@ -1,7 +1,8 @@
 """Benchmark: `assay eval` on 1,345 questions × 13 systems vs a pure-Python baseline.
 
 Generates a synthetic benchmark shaped like XL-DocBench's strict release (Str 838,
-Int 209, Float 110, None 188) and 13 prediction files, then times, in one process:
+Int 209, Float 110, None 188) and 13 prediction files answering in sentences
+(bench/scale_data.py, style ``sentence``), then times, in one process:
 
 - assay: ``evaluate()`` for all 13 systems under the ``xldocbench`` profile (gold read
   and prepared once, prediction files streamed, Levenshtein from rapidfuzz);
@@ -17,7 +18,6 @@ Run: PYTHONPATH=src python bench/eval_bench.py
 from __future__ import annotations
 
 import json
-import random
 import re
 import sys
 import tempfile
@@ -25,85 +25,18 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from assay.evaluation.runs import SystemInput, evaluate
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-FORMATS = [("Str", 838), ("Int", 209), ("Float", 110), ("None", 188)]
-N_SYSTEMS = 13
+import scale_data  # noqa: E402  (bench/ sibling module)
+
+from assay.evaluation.runs import SystemInput, evaluate  # noqa: E402
+
 REPEATS = 3
-WORDS = (
-    "annual report revenue board committee council depot station harbour policy "
-    "manual section clause contract supplier region district programme audit"
-).split()
-VERBOSE = ("Based on the document, ", "According to page 12, ", "The answer is ", "", "", "")
-
-
-def make_gold(rng: random.Random) -> list[dict]:
-    rows, k = [], 0
-    for fmt, count in FORMATS:
-        for _ in range(count):
-            k += 1
-            if fmt == "Str":
-                value = " ".join(rng.choice(WORDS).capitalize() for _ in range(rng.randint(1, 4)))
-            elif fmt == "Int":
-                value = f"{rng.randint(0, 250000):,}"
-            elif fmt == "Float":
-                value = f"{rng.uniform(0, 500):.2f}"
-            else:
-                value = "Not answerable"
-            rows.append(
-                {
-                    "question_id": f"q{k:05d}",
-                    "task_type": rng.choice(["single_doc", "cross_doc"]),
-                    "answer": {
-                        "value": value,
-                        "format": fmt,
-                        "verification_rule": "casefold_exact_match",
-                    },
-                    "metadata": {
-                        "domain": rng.choice(["finance", "legal", "medical", "government"]),
-                        "reasoning_type": rng.choice(["extraction", "arithmetic", "comparison"]),
-                        "difficulty": rng.choice(["easy", "medium", "hard"]),
-                        "doc_type": rng.choice(["report", "manual", "slides"]),
-                        "evidence_sources": rng.sample(["text", "table", "chart", "image"], 2),
-                    },
-                }
-            )
-    return rows
-
-
-def make_prediction(rng: random.Random, gold: dict, skill: float) -> str:
-    value = gold["answer"]["value"]
-    if rng.random() < skill:
-        return rng.choice(VERBOSE) + value + rng.choice(["", ".", " in total."])
-    if gold["answer"]["format"] == "None":
-        return rng.choice(["Paris", "12", "The report does not say."])
-    filler = " ".join(rng.choice(WORDS) for _ in range(rng.randint(3, 25)))
-    return rng.choice(VERBOSE) + filler
 
 
 def write_benchmark(root: Path, seed: int) -> tuple[Path, list[Path]]:
-    rng = random.Random(seed)
-    gold = make_gold(rng)
-    gold_path = root / "qa_single_doc.jsonl"
-    gold_path.write_text("".join(json.dumps(r) + "\n" for r in gold), "utf-8")
-    files = []
-    for s in range(N_SYSTEMS):
-        skill = 0.3 + 0.05 * s
-        rows = []
-        for g in gold:
-            if rng.random() < 0.01:
-                continue  # a few missing answers
-            status = "context_overflow" if rng.random() < 0.01 else "success"
-            rows.append(
-                {
-                    "question_id": g["question_id"],
-                    "prediction": make_prediction(rng, g, skill),
-                    "status": status,
-                }
-            )
-        path = root / f"system{s:02d}.jsonl"
-        path.write_text("".join(json.dumps(r) + "\n" for r in rows), "utf-8")
-        files.append(path)
+    """1,345 questions and 13 systems answering in sentences (bench/scale_data.py)."""
+    gold_path, *files = scale_data.write(root, 1345, seed, styles=scale_data.SENTENCE)
     return gold_path, files
 
 

@@ -1,12 +1,15 @@
-"""Synthetic XL-DocBench-shaped data at real scale: gold + 13 systems (concise/medium/verbose).
+"""Synthetic XL-DocBench-shaped data at real scale: the one generator every bench uses.
 
 The gold follows the strict release's answer-format mix (Str 62 %, Int 16 %, Float 8 %,
 None 14 %); the systems differ in skill and in answer length, as real model outputs
 do: *concise* systems answer with the value, *medium* ones with a sentence, *verbose*
-ones with a paragraph (60–160 words) that may or may not contain the value. About 1 %
-of answers are missing and 1 % carry ``status: context_overflow``.
+ones with a paragraph (60–160 words) that may or may not contain the value. The
+*sentence* style (eval_bench, bench_report) answers with a lead and the value when
+right and with a lead and 3–25 filler words when wrong. About 1 % of answers are
+missing and 1 % carry ``status: context_overflow``.
 
-Used by :mod:`eval_scale` and by hand: ``python bench/scale_data.py DIR --questions 1345``.
+Used by eval_scale (concise/medium/verbose), eval_bench and bench_report (sentence),
+and by hand: ``python bench/scale_data.py DIR --questions 1345``.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from pathlib import Path
 FORMAT_SHARES = (("Str", 838), ("Int", 209), ("Float", 110), ("None", 188))
 N_SYSTEMS = 13
 STYLES = ("concise", "medium", "verbose")
+SENTENCE = ("sentence",)
 WORDS = (
     "annual report revenue board committee council depot station harbour policy manual "
     "section clause contract supplier region district programme audit fleet tariff budget "
@@ -79,6 +83,8 @@ def make_prediction(rng: random.Random, gold: dict, skill: float, style: str) ->
     """One system's answer to one question."""
     value = gold["answer"]["value"]
     right = rng.random() < skill
+    if style == "sentence":
+        return _sentence(rng, gold, value, right)
     if not right and gold["answer"]["format"] == "None":
         value = rng.choice(["Paris", "12", "The report does not say."])
     elif not right:
@@ -91,8 +97,26 @@ def make_prediction(rng: random.Random, gold: dict, skill: float, style: str) ->
     return f"{before.capitalize()}. {rng.choice(LEADS)}{value}. {after}."
 
 
-def write(root: Path, n_questions: int, seed: int = 1345, n_systems: int = N_SYSTEMS) -> list[Path]:
-    """Write ``qa_single_doc.jsonl`` and ``systems/systemNN.jsonl`` under ``root``."""
+def _sentence(rng: random.Random, gold: dict, value: str, right: bool) -> str:
+    if right:
+        return rng.choice(LEADS) + value + rng.choice(["", ".", " in total."])
+    if gold["answer"]["format"] == "None":
+        return rng.choice(["Paris", "12", "The report does not say."])
+    return rng.choice(LEADS) + _filler(rng, 3, 25)
+
+
+def write(
+    root: Path,
+    n_questions: int,
+    seed: int = 1345,
+    n_systems: int = N_SYSTEMS,
+    styles: tuple[str, ...] = STYLES,
+) -> list[Path]:
+    """Write ``qa_single_doc.jsonl`` and ``systems/systemNN.jsonl`` under ``root``.
+
+    System ``s`` has skill ``0.3 + 0.05 s`` and style ``styles[s % len(styles)]``;
+    returns the gold path, then the system files.
+    """
     rng = random.Random(seed)
     root.mkdir(parents=True, exist_ok=True)
     gold = make_gold(rng, n_questions)
@@ -102,7 +126,7 @@ def write(root: Path, n_questions: int, seed: int = 1345, n_systems: int = N_SYS
     folder.mkdir(exist_ok=True)
     files = []
     for s in range(n_systems):
-        skill, style = 0.3 + 0.05 * s, STYLES[s % len(STYLES)]
+        skill, style = 0.3 + 0.05 * s, styles[s % len(styles)]
         lines = []
         for g in gold:
             if rng.random() < 0.01:
@@ -123,8 +147,9 @@ def main() -> None:
     parser.add_argument("--questions", type=int, default=1345)
     parser.add_argument("--systems", type=int, default=N_SYSTEMS)
     parser.add_argument("--seed", type=int, default=1345)
+    parser.add_argument("--styles", default=",".join(STYLES), help="comma-separated styles")
     args = parser.parse_args()
-    write(args.root, args.questions, args.seed, args.systems)
+    write(args.root, args.questions, args.seed, args.systems, tuple(args.styles.split(",")))
 
 
 if __name__ == "__main__":
