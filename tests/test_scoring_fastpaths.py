@@ -184,3 +184,24 @@ def test_released_surrogate_warning_names_the_first_row(tmp_path) -> None:  # ty
     warned = [w for w in result.warnings if "a lone surrogate" in w]
     assert len(warned) == 1 and warned[0].startswith("question 'q1': ")
     assert warned[0].endswith("(2 rows)")
+
+
+def test_evaluate_breakdowns_from_the_gold_layout_equal_plain_grouping(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The gold-side layout (every question scored) and the per-system one (some skipped
+    under ignore_missing) give what plain grouping of the scored questions gives."""
+    from assay.evaluation.runs import SystemInput, evaluate
+    from compare_helpers import GOLD_DIR, write_predictions
+
+    files = write_predictions(tmp_path / "pred", {"full": [1, 0, 1, 1, 0, 1], "half": [1] * 6})
+    half = files[1]
+    half.write_text("".join(half.read_text().splitlines(keepends=True)[::2]))  # 3 of 6 missing
+    gold = [GOLD_DIR / "qa_single_doc.jsonl", GOLD_DIR / "qa_cross_doc.jsonl"]
+    for ignore in (False, True):
+        result = evaluate(gold, [SystemInput(f.stem, str(f)) for f in files],
+                          ignore_missing=ignore)  # fmt: skip
+        for system in result.systems:
+            got = {
+                dim: [(name, a.count, a.accuracy, a.token_f1, a.anls) for name, a in rows]
+                for dim, rows in system.breakdowns
+            }
+            assert got == _plain_breakdowns(list(system.questions))

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import groupby
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
 from assay.evaluation.align import BUCKETS, Alignment, Duplicate, bucket_of, check_accounting
 from assay.evaluation.profiles import SUBSTITUTE_TEXT, Prepared, Profile
+from assay.io.gold import GoldQuestion
 from assay.io.predictions import PredictionRow
 
 DIMENSIONS = (
@@ -174,44 +175,84 @@ def label_sets(q: QuestionResult) -> tuple[tuple[str, ...], ...]:
     )  # fmt: skip
 
 
-def breakdowns(
-    questions: Sequence[QuestionResult],
-) -> tuple[tuple[str, tuple[tuple[str, Aggregate], ...]], ...]:
-    """Per-dimension, per-label aggregates with labels in plain string order.
+Breakdowns = tuple[tuple[str, tuple[tuple[str, Aggregate], ...]], ...]
 
-    Each label's values are summed in question order, as a list of them would be.
+
+def gold_label_sets(question: GoldQuestion) -> tuple[tuple[str, ...], ...]:
+    """:func:`label_sets` of any system's result for this gold question."""
+    q = question
+    return (
+        (q.split,), (q.domain,), (q.reasoning_type,), (q.answer_format_label,), (q.difficulty,),
+        (q.doc_type,), q.evidence_sources,
+    )  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class LabelLayout:
+    """Which questions carry each label, per dimension (labels in plain string order).
+
+    Labels are gold-side, so one layout built from the gold set serves every system
+    that scored every gold question, in gold order.
     """
-    columns = (
+
+    groups: tuple[tuple[tuple[str, tuple[int, ...]], ...], ...]
+    size: int
+
+    @classmethod
+    def of(cls, label_rows: Sequence[tuple[tuple[str, ...], ...]]) -> LabelLayout:
+        """The layout of questions whose labels (as :func:`label_sets`) are ``label_rows``."""
+        per_dim: list[dict[str, list[int]]] = [{} for _ in DIMENSIONS]
+        for index, labels in enumerate(label_rows):
+            for group, names in zip(per_dim, labels, strict=True):
+                for name in names:
+                    rows = group.get(name)
+                    if rows is None:
+                        group[name] = [index]
+                    else:
+                        rows.append(index)
+        ordered = (tuple((name, tuple(g[name])) for name in sorted(g)) for g in per_dim)
+        return cls(tuple(ordered), len(label_rows))
+
+    def aggregate(self, columns: tuple[list[float], list[float], list[float]]) -> Breakdowns:
+        """Per-dimension, per-label means of the three columns (one value per question).
+
+        Each label's values are summed in question order, as a list of them would be.
+        """
+        return tuple(
+            (dim, tuple((name, _mean_of(rows, columns)) for name, rows in groups))
+            for dim, groups in zip(DIMENSIONS, self.groups, strict=True)
+        )
+
+
+def _mean_of(rows: tuple[int, ...], columns: tuple[list[float], ...]) -> Aggregate:
+    n = len(rows)
+    if n == 1:
+        sums = [sum((column[rows[0]],)) for column in columns]
+    else:
+        pick = itemgetter(*rows)
+        sums = [sum(pick(column)) for column in columns]
+    return Aggregate(n, sums[0] / n, sums[1] / n, sums[2] / n)
+
+
+def _columns(questions: Sequence[QuestionResult]) -> tuple[list[float], list[float], list[float]]:
+    return (
         [q.accuracy for q in questions],
         [q.token_f1 for q in questions],
         [q.anls for q in questions],
     )
-    everyone = range(len(questions))
-    per_dim = [  # the first six dimensions are QuestionResult fields of the same name
-        _grouped([getattr(q, dim) for q in questions], everyone, columns) for dim in DIMENSIONS[:-1]
-    ]
-    sources = [name for q in questions for name in q.evidence_sources]
-    owners = [index for index, q in enumerate(questions) for _ in q.evidence_sources]
-    per_dim.append(_grouped(sources, owners, columns))
-    return tuple(zip(DIMENSIONS, per_dim, strict=True))
 
 
-def _grouped(
-    keys: Sequence[str], owners: Sequence[int], columns: tuple[list[float], ...]
-) -> tuple[tuple[str, Aggregate], ...]:
-    """The aggregate of each distinct key (sorted) over the questions ``owners`` names.
+def breakdowns(
+    questions: Sequence[QuestionResult], layout: LabelLayout | None = None
+) -> Breakdowns:
+    """Per-dimension, per-label aggregates with labels in plain string order.
 
-    ``keys[k]`` is a label of question ``owners[k]``; a stable sort keeps each label's
-    questions in their order.
+    ``layout``: the questions' :class:`LabelLayout` when already known (built from them
+    otherwise).
     """
-    order = sorted(range(len(keys)), key=keys.__getitem__)
-    out = []
-    for name, members in groupby(order, key=keys.__getitem__):
-        rows = [owners[k] for k in members]
-        sums = [sum(map(column.__getitem__, rows)) for column in columns]
-        n = len(rows)
-        out.append((name, Aggregate(n, sums[0] / n, sums[1] / n, sums[2] / n)))
-    return tuple(out)
+    if layout is None:
+        layout = LabelLayout.of([label_sets(q) for q in questions])
+    return layout.aggregate(_columns(questions))
 
 
 def score_pair(profile: Profile, gold: Prepared, row: PredictionRow | None) -> QuestionResult:
@@ -264,8 +305,13 @@ def evaluate_alignment(
     system: str,
     prediction_files: Sequence[str | Path],
     ignore_missing: bool = False,
+    layout: LabelLayout | None = None,
 ) -> SystemResult:
-    """Score an alignment and aggregate it into a :class:`SystemResult`."""
+    """Score an alignment and aggregate it into a :class:`SystemResult`.
+
+    ``layout``: the gold set's :class:`LabelLayout` (``LabelLayout.of`` of
+    :func:`gold_label_sets`), used when every question is scored.
+    """
     counts = dict.fromkeys(BUCKETS, 0)
     golds: list[Prepared] = []
     rows: list[PredictionRow | None] = []
@@ -289,7 +335,7 @@ def evaluate_alignment(
         missing_prediction_count=counts["missing"],
         extra_prediction_count=alignment.extra_count,
         overall=mean_aggregate(questions),
-        breakdowns=breakdowns(questions),
+        breakdowns=breakdowns(questions, layout if len(questions) == len(prepared) else None),
         questions=tuple(questions),
         accounting=tuple(counts.items()),
         duplicates=alignment.duplicates,

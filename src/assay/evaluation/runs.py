@@ -19,7 +19,13 @@ from assay._version import __version__
 from assay.errors import InvalidOptionError
 from assay.evaluation import tables
 from assay.evaluation.align import align
-from assay.evaluation.benchmark import QuestionResult, SystemResult, evaluate_alignment
+from assay.evaluation.benchmark import (
+    LabelLayout,
+    QuestionResult,
+    SystemResult,
+    evaluate_alignment,
+    gold_label_sets,
+)
 from assay.evaluation.coverage import check_coverage
 from assay.evaluation.fingerprint import fingerprint
 from assay.evaluation.profiles import Prepared, get_profile, metric_signatures
@@ -212,7 +218,8 @@ def evaluate(
         gold = read_gold(gold_paths, released=notes)
     task = _SystemTask(chosen.name, prediction_field, policy, ignore_missing, os.getcwd())
     with executor_for(executor) as runner:
-        context = runner.share((gold, [chosen.prepare(q) for q in gold]))
+        layout = LabelLayout.of([gold_label_sets(q) for q in gold])
+        context = runner.share((gold, [chosen.prepare(q) for q in gold], layout))
 
         def each(done: int, total: int) -> None:
             if progress is not None:
@@ -258,13 +265,15 @@ class _SystemTask:
     cwd: str
 
     def __call__(
-        self, entry: SystemInput, context: tuple[Sequence[GoldQuestion], Sequence[Prepared]]
+        self,
+        entry: SystemInput,
+        context: tuple[Sequence[GoldQuestion], Sequence[Prepared], LabelLayout],
     ) -> tuple[SystemResult, Oddities, list[str]]:
         """The system's result, its files' oddities (released reading), its coverage warnings.
 
         Under the ``assay`` profile a system matching no gold id at all raises.
         """
-        gold, prepared = context
+        gold, prepared, layout = context
         chosen = get_profile(self.profile)
         seen = Oddities()
         released = seen if chosen.reads_as_released else None
@@ -281,7 +290,7 @@ class _SystemTask:
         result = evaluate_alignment(
             chosen, prepared, alignment,
             system=entry.name, prediction_files=entry.files or (entry.label,),
-            ignore_missing=self.ignore_missing,
+            ignore_missing=self.ignore_missing, layout=layout,
         )  # fmt: skip
         return result, seen, coverage
 
