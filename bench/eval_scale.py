@@ -17,8 +17,9 @@ verbose answers). Targets (issue 10), each printed as
 
 Wall times are the best of a few runs of a fresh process (start-up included).
 
-Run: ``python bench/eval_scale.py`` (``--profile`` prints a cProfile top list of the
-13 x 1,345 run in one process; ``--quick`` skips the 500,000-row and 1 M-pair files).
+Run: ``python bench/eval_scale.py`` (``--profile`` prints cProfile top lists of the
+13 x 1,345 run in one process, by cumulative and by own time; ``--quick`` skips the
+500,000-row and 1 M-pair files).
 """
 
 from __future__ import annotations
@@ -199,9 +200,12 @@ def profile_run(data: Path, out: Path) -> None:
         except SystemExit:
             pass
     profiler.disable()
-    text = io.StringIO()
-    pstats.Stats(profiler, stream=text).sort_stats("cumulative").print_stats(40)
-    print(text.getvalue())
+    for order, count in (("cumulative", 40), ("tottime", 25)):
+        text = io.StringIO()
+        stats = pstats.Stats(profiler, stream=text)
+        stats.strip_dirs().sort_stats(order).print_stats(count)
+        print(f"--- 13 x 1,345 eval, every output: top {count} by {order} ---")
+        print(text.getvalue())
 
 
 def main() -> int:
