@@ -177,6 +177,16 @@ class MetricSpec:
         settings = Settings(tokenize=tokenize, normalize=normalize, params=params)
         return BoundMetric(self, tok_name, norm_name, params, settings, sig)
 
+    def corpus_aggregate(
+        self, values: Sequence[float], settings: Settings
+    ) -> tuple[str, float, Mapping[str, float]] | None:
+        """A named aggregate that replaces the corpus value: ``(name, value, details)``.
+
+        ``None`` (every metric by default): the corpus value is the mean or the corpus
+        formula. ROUGE's ``aggregate="bootstrap"`` returns rouge-score's bootstrap ``mid``.
+        """
+        return None
+
     def _check(self, param: Param, value: Any) -> Any:
         try:
             return param.check(value)

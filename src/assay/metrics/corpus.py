@@ -33,8 +33,12 @@ class CorpusResult:
         is_mean: true when ``value`` is the mean of ``values``.
         n: the number of items.
         details: extra named figures of the corpus, e.g. the SQuAD v2.0 script's
-            ``best_f1``/``best_f1_thresh`` keys when ``no_answer_probabilities`` is given
-            (``None`` otherwise, and then absent from :meth:`to_dict`).
+            ``best_f1``/``best_f1_thresh`` keys when ``no_answer_probabilities`` is given,
+            or ROUGE's bootstrap ``low``/``mid``/``high``/``mean`` (``None`` otherwise, and
+            then absent from :meth:`to_dict`).
+        aggregate: the named aggregate that gave ``value`` (``"bootstrap"``: ROUGE with
+            ``aggregate="bootstrap"``, rouge-score's ``BootstrapAggregator`` mid); ``None``
+            for the mean or the corpus formula, and then absent from :meth:`to_dict`.
     """
 
     metric: str
@@ -46,6 +50,7 @@ class CorpusResult:
     is_mean: bool
     n: int
     details: Mapping[str, float] | None = None
+    aggregate: str | None = None
 
     @property
     def per_item(self) -> tuple[float, ...]:
@@ -54,7 +59,9 @@ class CorpusResult:
 
     @property
     def aggregation(self) -> str:
-        """``"mean"`` when ``value`` is the mean of the item values, else ``"corpus"``."""
+        """``"mean"`` (mean of the item values), ``"corpus"`` or a named :attr:`aggregate`."""
+        if self.aggregate is not None:
+            return self.aggregate
         return "mean" if self.is_mean else "corpus"
 
     def __float__(self) -> float:
@@ -77,6 +84,8 @@ class CorpusResult:
         }
         if self.details is not None:
             out["details"] = dict(self.details)
+        if self.aggregate is not None:
+            out["aggregate"] = self.aggregate
         return out
 
 
@@ -235,6 +244,13 @@ def corpus_result(bound: BoundMetric, parts: Sequence[Part]) -> CorpusResult:
     else:
         value, is_mean = sum(values) / len(values), True
     names = spec.stats_names(settings.params) if spec.stats_names is not None else ()
+    named = spec.corpus_aggregate(values, settings)
+    if named is None:
+        return CorpusResult(
+            spec.name, value, values, rows, names, bound.signature, is_mean, len(values)
+        )
+    aggregate, value, details = named
     return CorpusResult(
-        spec.name, value, values, rows, names, bound.signature, is_mean, len(values)
-    )
+        spec.name, value, values, rows, names, bound.signature, False, len(values), details,
+        aggregate,
+    )  # fmt: skip

@@ -43,6 +43,15 @@ from rapidfuzz.distance import LCSseq
 from assay.errors import InvalidOptionError
 from assay.metrics.base import BoundMetric, MetricSpec, Param, Settings, Stats
 from assay.metrics.ngrams import check_positive_number, clipped_matches, ngram_counts
+from assay.metrics.rouge_bootstrap import (
+    BOOTSTRAP_DEFAULTS,
+    BOOTSTRAP_OPTIONS,
+    bootstrap_details,
+    check_aggregate,
+    check_interval,
+    check_samples,
+    check_seed,
+)
 
 _MEASURES = {
     **dict.fromkeys(("f", "fmeasure", "f-measure", "f_measure", "fscore", "f-score"), "f"),
@@ -254,7 +263,17 @@ def _names(params: Mapping[str, Any]) -> tuple[str, ...]:
 _PARAMS = (
     Param("measure", "f", "measure", check_measure, "f, p or r"),
     Param("beta", 1.0, "beta", check_positive_number, "recall weight β of the F-measure"),
-)
+    Param(
+        "aggregate", "mean", "agg", check_aggregate,
+        "corpus value: mean of items, or bootstrap (rouge-score's BootstrapAggregator mid)",
+        omit_default=True,
+    ),
+    Param("seed", None, "seed", check_seed, "bootstrap seed (default 12345)", omit_default=True),
+    Param("n_samples", None, "samples", check_samples, "bootstrap resamples (default 1000)",
+          omit_default=True),
+    Param("confidence_interval", None, "ci", check_interval,
+          "bootstrap low/high interval (default 0.95)", omit_default=True),
+)  # fmt: skip
 _EDGES = {
     "empty prediction": "0",
     "empty target": "0",
@@ -271,10 +290,15 @@ _STEMMED = {"rouge-score": "rouge-score-stem", "rouge-score-stem": "rouge-score-
 
 
 class RougeSpec(MetricSpec):
-    """A ROUGE metric: also takes rouge-score's ``use_stemmer`` option.
+    """A ROUGE metric: also takes rouge-score's ``use_stemmer`` option and a bootstrap aggregate.
 
     ``use_stemmer=True`` means the ``rouge-score-stem`` tokenizer (with no tokenizer
     given, or with ``rouge-score``); ``False`` changes nothing.
+
+    ``aggregate="bootstrap"`` makes the corpus value rouge-score's
+    ``BootstrapAggregator`` ``mid`` (see :mod:`assay.metrics.rouge_bootstrap`); its
+    ``seed``, ``n_samples`` and ``confidence_interval`` (defaults 12345, 1000, 0.95)
+    are then all written into the signature, and are refused without it.
     """
 
     __slots__ = ()
@@ -299,7 +323,24 @@ class RougeSpec(MetricSpec):
                     f"and needs tokenizer='rouge-score', not {tokenizer!r}; drop one of them."
                 )
             options["tokenizer"] = _STEMMED[tokenizer]
+        given = [key for key in BOOTSTRAP_OPTIONS if options.get(key) is not None]
+        if options.get("aggregate", "mean") == "bootstrap":
+            options.update({k: v for k, v in BOOTSTRAP_DEFAULTS.items() if k not in given})
+        elif given:
+            raise InvalidOptionError(
+                f"metric {self.name!r}: option {given[0]!r} is a setting of the bootstrap "
+                "aggregate; add aggregate='bootstrap' or drop it."
+            )
         return MetricSpec.bind(self, **options)
+
+    def corpus_aggregate(
+        self, values: Sequence[float], settings: Settings
+    ) -> tuple[str, float, Mapping[str, float]] | None:
+        """With ``aggregate="bootstrap"``: ``("bootstrap", mid, {low, mid, high, mean})``."""
+        if settings.params["aggregate"] != "bootstrap":
+            return None
+        details = bootstrap_details(values, settings.params)
+        return "bootstrap", details["mid"], details
 
 
 def _spec(name: str, pair: PairStats, description: str, citation: str) -> MetricSpec:
