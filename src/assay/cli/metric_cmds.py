@@ -18,6 +18,7 @@ from assay.cli.score_output import (
     render_text,
     score_entry,
 )
+from assay.cli.score_systems import RANK_TESTS, echo_ranking
 from assay.cli.stdout import echo_written
 from assay.errors import MissingExtraError
 from assay.io.output import is_stdout, open_output, refuse_overwriting_inputs
@@ -83,10 +84,25 @@ def value_range(name: str) -> str:
 @click.option(
     "--file",
     "-f",
-    "pairs_file",
+    "pairs_files",
     type=click.Path(dir_okay=False, path_type=Path),
+    multiple=True,
     help="A file of {id, prediction, targets} rows (JSONL, CSV or TSV; - for stdin); "
-    "prints each metric's corpus value and count.",
+    "prints each metric's corpus value and count. Repeat it (one file per system, named "
+    "by its stem) to rank the systems on one metric in its direction (lowest first for "
+    "error rates), with tie groups and paired tests (--test, --trials, --seed).",
+)
+@click.option(
+    "--test",
+    "method",
+    type=click.Choice(RANK_TESTS),
+    default="approximate_randomization",
+    show_default=True,
+    help="Paired test between systems (several --file).",
+)
+@click.option(
+    "--trials", type=click.IntRange(min=2), default=None,
+    help="Trials (AR) or resamples (bootstrap) per pair of systems [default: 10000 / 1000].",
 )
 @dask_option()
 @click.option("--per-item", "per_item", type=click.Path(dir_okay=False, path_type=Path),
@@ -119,12 +135,14 @@ def score_command(
     metric_options: tuple[str, ...],
     prediction: str | None,
     targets: tuple[str, ...],
-    pairs_file: Path | None,
+    pairs_files: tuple[Path, ...],
     per_item: Path | None,
     as_json: bool,
     confidence: float | None,
     seed: int,
     resamples: int,
+    method: str,
+    trials: int | None,
     tokenizer: str | None,
     normalizer: str | None,
     raw_options: tuple[str, ...],
@@ -147,6 +165,17 @@ def score_command(
     metrics = bind_all(names, options)
     interval = Interval(confidence, seed, resamples)
     written: Path | None = None
+    if len(pairs_files) > 1:
+        if len(metrics) > 1 or per_item or confidence is not None or as_json or dask:
+            raise click.UsageError(
+                "several --file rank systems on one metric; drop the other metrics, "
+                "--per-item, --confidence, --json and --dask"
+            )
+        if prediction is not None or targets:
+            raise click.UsageError("give either --file or --prediction/--target, not both")
+        echo_ranking(metrics[0], pairs_files, options, method=method, trials=trials, seed=seed)
+        return
+    pairs_file = pairs_files[0] if pairs_files else None
     if pairs_file is None:
         if prediction is None or not targets:
             raise click.UsageError("give --prediction TEXT and at least one --target TEXT")

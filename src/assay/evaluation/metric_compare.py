@@ -47,6 +47,7 @@ def compare_on_metric(
     n_resamples: int | None = None,
     seed: int = DEFAULT_SEED,
     alpha: float = 0.05,
+    ties_count: bool = False,
 ) -> SystemComparison:
     """Compare systems' predictions for the same items on ``metric``.
 
@@ -59,6 +60,8 @@ def compare_on_metric(
         n_resamples: trials/resamples per pair (the test's default if ``None``).
         seed: the seed of every paired test.
         alpha: family-wise level for the tie groups.
+        ties_count: count resampled statistics ``>=`` the observed one (the valid rule
+            for discrete scores, as ``assay compare``); ``False``: sacrebleu's ``>``.
 
     Returns:
         A :class:`assay.stats.SystemComparison` whose ``higher_is_better`` is the
@@ -90,4 +93,5 @@ def compare_on_metric(
         seed=seed,
         alpha=alpha,
         higher_is_better=spec.higher_is_better,
+        ties_count=ties_count,
     )
