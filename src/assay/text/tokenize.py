@@ -60,7 +60,13 @@ from collections.abc import Callable
 import regex
 
 from assay.errors import InvalidOptionError, UnknownTokenizerError
-from assay.text.mecab import ja_tagger, ko_tagger, tokenize_ja_mecab, tokenize_ko_mecab
+from assay.text.mecab import (
+    ja_tagger,
+    ko_tagger,
+    mecab_signature,
+    tokenize_ja_mecab,
+    tokenize_ko_mecab,
+)
 
 Tokenizer = Callable[[str], list[str]]
 
@@ -292,8 +298,9 @@ def get_tokenizer(name: str) -> Tokenizer:
 
     Raises:
         UnknownTokenizerError: ``name`` is not registered; the message lists known names.
-        InvalidOptionError: the tokenizer needs an extra that is not installed
+        MissingExtraError: the tokenizer needs an extra that is not installed
             (``ja-mecab``: ``pip install 'assay[ja]'``; ``ko-mecab``: ``'assay[ko]'``).
+        InvalidOptionError: MeCab loaded another dictionary than sacrebleu's.
     """
     try:
         tokenizer = TOKENIZERS[name]
@@ -302,6 +309,17 @@ def get_tokenizer(name: str) -> Tokenizer:
     if name in _LOADERS:
         _LOADERS[name]()
     return tokenizer
+
+
+def tokenizer_signature(name: str | None) -> tuple[tuple[str, object], ...]:
+    """The signature parts of a tokenizer: ``(("tok", name),)``.
+
+    The MeCab tokenizers give sacrebleu's versioned name and the package versions
+    (``tok:ja-mecab-0.996-IPA|mecab:mecab-python3-1.0.12+ipadic-1.0.0``).
+    """
+    if name in _LOADERS:
+        return mecab_signature(name)
+    return (("tok", name),)
 
 
 def tokenize(text: str, tokenizer: str = "word") -> list[str]:
