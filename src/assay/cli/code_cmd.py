@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 import regex
@@ -11,6 +13,7 @@ from assay.cli.stdout import echo_written, side_console, stdout_taken
 from assay.errors import InvalidOptionError
 from assay.io.output import refuse_overwriting_inputs, write_file
 
+F = TypeVar("F", bound=Callable[..., Any])
 _FILE = click.Path(dir_okay=False, path_type=Path)
 _UNITS = {"": 1, "b": 1, "k": 1 << 10, "kib": 1 << 10, "m": 1 << 20, "mib": 1 << 20,
           "g": 1 << 30, "gib": 1 << 30}  # fmt: skip
@@ -28,6 +31,25 @@ def parse_bytes(text: str, option: str) -> int:
         raise InvalidOptionError(f"{option} must be a size like 2GiB, 512MiB or 65536, "
                                  f"got {text!r}")  # fmt: skip
     return int(match.group(1)) * _UNITS[unit]
+
+
+# The sandbox limits: (option, type, default, help); every one shows its default.
+_LIMITS: tuple[tuple[str, Any, object, str], ...] = (
+    ("--workers", click.IntRange(min=1), 1,
+     "Samples run at once (does not change results or their order)."),
+    ("--timeout", click.FloatRange(min=0.1), 10.0, "Wall-clock seconds per sample."),
+    ("--cpu-time", click.IntRange(min=1), 10, "CPU seconds per sample (RLIMIT_CPU)."),
+    ("--memory", None, "2GiB", "Address-space limit per sample (RLIMIT_AS)."),
+    ("--max-processes", click.IntRange(min=2), 32, "Processes and threads per sample."),
+    ("--max-output", None, "64KiB", "stdout and stderr kept per sample (each)."),
+)  # fmt: skip
+
+
+def limit_options(func: F) -> F:
+    """Apply the :data:`_LIMITS` options to a command, in table order."""
+    for name, kind, default, text in reversed(_LIMITS):
+        func = click.option(name, type=kind, default=default, show_default=True, help=text)(func)
+    return func
 
 
 @click.command("code", short_help="Run programs against tests in a sandbox; report pass@k.")
@@ -62,46 +84,7 @@ def parse_bytes(text: str, option: str) -> int:
     default=False,
     help="Required: confirm that the samples may be executed (in the sandbox).",
 )
-@click.option(
-    "--workers",
-    type=click.IntRange(min=1),
-    default=1,
-    show_default=True,
-    help="Samples run at once (does not change results or their order).",
-)
-@click.option(
-    "--timeout",
-    type=click.FloatRange(min=0.1),
-    default=10.0,
-    show_default=True,
-    help="Wall-clock seconds per sample.",
-)
-@click.option(
-    "--cpu-time",
-    type=click.IntRange(min=1),
-    default=10,
-    show_default=True,
-    help="CPU seconds per sample (RLIMIT_CPU).",
-)
-@click.option(
-    "--memory",
-    default="2GiB",
-    show_default=True,
-    help="Address-space limit per sample (RLIMIT_AS).",
-)
-@click.option(
-    "--max-processes",
-    type=click.IntRange(min=2),
-    default=32,
-    show_default=True,
-    help="Processes and threads per sample.",
-)
-@click.option(
-    "--max-output",
-    default="64KiB",
-    show_default=True,
-    help="stdout and stderr kept per sample (each).",
-)
+@limit_options
 def code_command(
     problems_path: Path, samples_path: Path, ks: str, output_path: Path | None,
     per_sample_path: Path | None, allow_code_execution: bool, workers: int, timeout: float,

@@ -13,13 +13,13 @@ prints them on stderr.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from assay.errors import AccountingError, InputFileError
+from assay.io.jsonl import iter_jsonl
 from assay.judge.config import JudgeConfig, fingerprint_text
 from assay.judge.prompts import RUBRIC, bullet_list
 from assay.judge.runner import JUDGE_FAILED, JudgeRun, RunCounts, usage_totals
@@ -60,21 +60,12 @@ def read_answer_items(path: str | Path) -> list[AnswerItem]:
     """
     items: list[AnswerItem] = []
     seen: set[str] = set()
-    with open(path, encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputFileError(path, f"not JSON ({exc.msg})", line=number) from None
-            if not isinstance(row, dict):
-                raise InputFileError(path, "expected a JSON object", line=number)
-            item = _item(row, str(path), number)
-            if item.id in seen:
-                raise InputFileError(path, f"duplicate id {item.id!r}", line=number, field="id")
-            seen.add(item.id)
-            items.append(item)
+    for number, row in iter_jsonl(path):
+        item = _item(row, str(path), number)
+        if item.id in seen:
+            raise InputFileError(path, f"duplicate id {item.id!r}", line=number, field="id")
+        seen.add(item.id)
+        items.append(item)
     if not items:
         raise InputFileError(path, "no items; expected JSONL rows {id, answer, ...}")
     return items

@@ -12,13 +12,13 @@ use one and the same label throughout) κ is undefined: ``None`` with a reason.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from assay.errors import InputFileError
+from assay.io.jsonl import iter_jsonl
 
 
 def cohen_kappa(human: Sequence[str], judge: Sequence[str]) -> float | None:
@@ -41,20 +41,13 @@ def read_labels(path: str | Path) -> dict[str, dict[str, Any]]:
         InputFileError: bad JSON, a missing id or label, a duplicate id, no rows.
     """
     rows: dict[str, dict[str, Any]] = {}
-    with open(path, encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputFileError(path, f"not JSON ({exc.msg})", line=number) from None
-            for name in ("id", "label"):
-                if not isinstance(row, dict) or not isinstance(row.get(name), str):
-                    raise InputFileError(path, "must be a string", line=number, field=name)
-            if row["id"] in rows:
-                raise InputFileError(path, f"duplicate id {row['id']!r}", line=number, field="id")
-            rows[row["id"]] = row
+    for number, row in iter_jsonl(path):
+        for name in ("id", "label"):
+            if not isinstance(row.get(name), str):
+                raise InputFileError(path, "must be a string", line=number, field=name)
+        if row["id"] in rows:
+            raise InputFileError(path, f"duplicate id {row['id']!r}", line=number, field="id")
+        rows[row["id"]] = row
     if not rows:
         raise InputFileError(path, "no labels; expected JSONL rows {id, label}")
     return rows

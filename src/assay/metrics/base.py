@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assay.errors import InvalidInputError, InvalidOptionError, InvalidTypeError
+from assay.metrics.ngrams import check_bool
 from assay.signature import build_signature
 from assay.text import Normalizer, Tokenizer, get_normalizer, get_tokenizer
 from assay.text.tokenize import tokenizer_signature
@@ -44,6 +45,11 @@ class Param:
     check: Callable[[Any], Any]
     doc: str = ""
     omit_default: bool = False
+
+
+def bool_option(name: str, key: str, doc: str, *, omit_default: bool = False) -> Param:
+    """A true/false option that is false by default (TER's ``no_punct``, HF's ``ignore_case``)."""
+    return Param(name, False, key, check_bool, doc, omit_default)
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,22 +31,28 @@ import string
 from collections.abc import Mapping
 from typing import Any
 
-from assay.errors import InvalidOptionError
-from assay.metrics.base import BoundMetric, MetricSpec, Settings
-from assay.metrics.ngrams import check_bool
-from assay.signature import build_signature
-from assay.text.tokenize import tokenizer_signature
+from assay.metrics.base import MetricSpec, Param, Settings, bool_option
 
 _PUNCT_TABLE = str.maketrans("", "", string.punctuation)
 _DIGIT_TABLE = str.maketrans("", "", string.digits)
-HF_OPTIONS = ("regexes_to_ignore", "ignore_case", "ignore_punctuation", "ignore_numbers")
-_HF_KEYS = {"regexes_to_ignore": "ignore_re", "ignore_case": "ignore_case",
-            "ignore_punctuation": "ignore_punct", "ignore_numbers": "ignore_num"}  # fmt: skip
 
 
 def normalized_equal(prediction: str, target: str, settings: Settings) -> float:
     """1.0 if the normalised prediction equals the normalised target, else 0.0."""
     return 1.0 if settings.normalize(prediction) == settings.normalize(target) else 0.0
+
+
+class Patterns(tuple[str, ...]):
+    """The ``regexes_to_ignore`` patterns; signed as a JSON list with ``|`` escaped.
+
+    The escape keeps the signature split-able on ``|``.
+    """
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        """The JSON list, as the signature writes it."""
+        return json.dumps(list(self), ensure_ascii=True).replace("|", "\\u007c")
 
 
 def check_regexes(value: Any) -> tuple[str, ...]:
@@ -62,7 +68,7 @@ def check_regexes(value: Any) -> tuple[str, ...]:
             re.compile(pattern)
         except re.error as exc:
             raise ValueError(f"{pattern!r} is not a valid regular expression ({exc})") from None
-    return tuple(value)
+    return Patterns(value)
 
 
 def hf_prepare(text: str, params: Mapping[str, Any]) -> str:
@@ -82,54 +88,20 @@ def exact_match(prediction: str, target: str, settings: Settings) -> float:
     """``normalized_equal`` plus HF's options (see the module doc)."""
     pred, gold = settings.normalize(prediction), settings.normalize(target)
     params = settings.params
-    if not params:
+    if not any(params.values()):  # no HF option set
         return 1.0 if pred == gold else 0.0
     a, b = hf_prepare(pred, params), hf_prepare(gold, params)
     return 1.0 if a == b and (a != "" or pred == gold) else 0.0
 
 
-class ExactMatchSpec(MetricSpec):
-    """``exact_match``: a spec that also takes HF evaluate's options (only set ones signed)."""
-
-    __slots__ = ()
-
-    def option_names(self) -> list[str]:
-        """The options of :class:`MetricSpec` plus HF's four."""
-        return [*MetricSpec.option_names(self), *HF_OPTIONS]
-
-    def bind(self, **options: Any) -> BoundMetric:
-        """Validate HF's options, bind the rest as usual, and sign the options set."""
-        given = {k: options.pop(k) for k in HF_OPTIONS if k in options}
-        bound = MetricSpec.bind(self, **options)
-        params = {
-            "regexes_to_ignore": self._hf(check_regexes, "regexes_to_ignore", given),
-            **{k: self._hf(check_bool, k, given) for k in HF_OPTIONS[1:]},
-        }
-        if not any(params.values()):
-            return bound
-        parts = [*tokenizer_signature(bound.tokenizer), ("norm", bound.normalizer)]
-        for key, value in params.items():
-            if value:
-                parts.append((_HF_KEYS[key], _sign(value)))
-        parts.append(("multi", self.multi))
-        settings = Settings(bound.settings.tokenize, bound.settings.normalize, params)
-        signature = build_signature(self.name, parts, self.version)
-        return BoundMetric(self, bound.tokenizer, bound.normalizer, params, settings, signature)
-
-    def _hf(self, check: Any, name: str, given: Mapping[str, Any]) -> Any:
-        value = given.get(name, None if name == "regexes_to_ignore" else False)
-        try:
-            return check(value)
-        except (TypeError, ValueError) as exc:
-            raise InvalidOptionError(
-                f"metric {self.name!r}: option {name!r}={value!r} is invalid: {exc}"
-            ) from None
-
-
-def _sign(value: object) -> object:
-    if isinstance(value, tuple):  # a JSON list, with '|' escaped so the signature stays split-able
-        return json.dumps(list(value), ensure_ascii=True).replace("|", "\\u007c")
-    return value
+_HF_PARAMS = (
+    Param("regexes_to_ignore", (), "ignore_re", check_regexes, "HF: patterns removed",
+          omit_default=True),
+    bool_option("ignore_case", "ignore_case", "HF: lowercase", omit_default=True),
+    bool_option("ignore_punctuation", "ignore_punct", "HF: delete ASCII punctuation",
+                omit_default=True),
+    bool_option("ignore_numbers", "ignore_num", "HF: delete ASCII digits", omit_default=True),
+)  # fmt: skip
 
 
 _EDGES = {
@@ -144,7 +116,7 @@ _EDGES = {
 }
 
 METRICS = (
-    ExactMatchSpec(
+    MetricSpec(
         name="exact_match",
         fn=exact_match,
         description="1 if the stripped prediction equals any stripped target",
@@ -152,6 +124,7 @@ METRICS = (
         family="qa",
         normalizer="strip",
         multi="max",
+        params=_HF_PARAMS,
         edge_cases=_EDGES,
     ),
     MetricSpec(

@@ -39,8 +39,7 @@ from typing import Any
 
 from rapidfuzz.distance import Levenshtein
 
-from assay.metrics.base import MetricSpec, Param, Settings, Stats
-from assay.metrics.ngrams import check_bool
+from assay.metrics.base import MetricSpec, Settings, Stats, bool_option
 from assay.text.tercom import tercom_tokens
 
 MAX_SHIFT_SIZE = 10
@@ -323,10 +322,10 @@ METRICS = (
         higher_is_better=False,
         value_range=(0.0, math.inf),
         params=(
-            Param("normalized", False, "normalized", check_bool, "Tercom normalisation"),
-            Param("no_punct", False, "no_punct", check_bool, "remove punctuation"),
-            Param("asian_support", False, "asian", check_bool, "CJK splitting/punctuation"),
-            Param("case_sensitive", False, "case", check_bool, "keep case (default: lowercase)"),
+            bool_option("normalized", "normalized", "Tercom normalisation"),
+            bool_option("no_punct", "no_punct", "remove punctuation"),
+            bool_option("asian_support", "asian", "CJK splitting/punctuation"),
+            bool_option("case_sensitive", "case", "keep case (default: lowercase)"),
         ),
         edge_cases={
             "empty prediction": "1 (every reference word is deleted)",
