@@ -8,11 +8,13 @@ symbols, numbers with separators, full-width forms and mixed scripts.
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 from sacrebleu.metrics import BLEU
@@ -207,3 +209,21 @@ def test_missing_mecab_package_is_a_missing_extra_error() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stdout == "ipadic ja\n", done.stderr
+
+
+TOKENIZER_VECTORS = Path(__file__).parent / "vectors" / "tokenizers"
+
+
+def _corpus_vectors() -> list[dict]:
+    rows = []
+    for path in sorted(TOKENIZER_VECTORS.glob("*.jsonl")):
+        rows += [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    return [row for row in rows if "predictions" in row]
+
+
+@pytest.mark.parametrize("row", _corpus_vectors(), ids=lambda r: r["case"])
+def test_sacrebleu_published_corpus_values(row: dict) -> None:
+    """Sentence rows of tests/vectors/tokenizers run in tests/test_vectors.py."""
+    result = assay.score_corpus(row["metric"], row["predictions"], row["targets_list"],
+                                **row["options"])  # fmt: skip
+    assert result.value == pytest.approx(row["expected"], abs=row["tolerance"]), row["case"]

