@@ -163,3 +163,10 @@ def test_cli_score_file_prints_low_mid_high(tmp_path: Path) -> None:
     assert f"low: {float(theirs.low.fmeasure)!r}" in lines  # type: ignore[attr-defined]
     assert f"high: {float(theirs.high.fmeasure)!r}" in lines  # type: ignore[attr-defined]
     assert lines[-1].endswith("|agg:bootstrap|seed:42|samples:1000|ci:0.95|multi:native|v:0.1.0")
+
+
+def test_default_seed_is_the_stats_default() -> None:
+    from assay.metrics.rouge_bootstrap import DEFAULT_SEED
+    from assay.stats import DEFAULT_SEED as STATS_SEED
+
+    assert DEFAULT_SEED == STATS_SEED == 12345

@@ -348,7 +348,7 @@ def _first_line(doc: str | None) -> str:
     """A docstring's first line as Markdown (reST roles and double backquotes dropped)."""
     line = (doc or "").strip().splitlines()[0] if doc and doc.strip() else ""
     line = regex.sub(r":\w+:`([^`]*)`", r"`\1`", line).replace("``", "`")
-    return line.replace("|", "\\|")
+    return str(line).replace("|", "\\|")
 
 
 EXTRA_OPTIONS = {"use_stemmer": "rouge-score's Porter stemmer: signed as `tok:rouge-score-stem`"}

@@ -27,10 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
-from assay.stats._common import DEFAULT_SEED
-
+DEFAULT_SEED = 12345  # assay.stats' default seed (not imported: it loads NumPy, see below)
 AGGREGATES = ("mean", "bootstrap")
 DEFAULT_SAMPLES = 1000
 DEFAULT_CONFIDENCE = 0.95
@@ -81,7 +78,13 @@ def check_interval(value: Any) -> float | None:
 def bootstrap_interval(
     values: Sequence[float], n_samples: int, confidence_interval: float, seed: int
 ) -> tuple[float, float, float]:
-    """``(low, mid, high)`` of the bootstrapped mean of ``values``, as rouge-score."""
+    """``(low, mid, high)`` of the bootstrapped mean of ``values``, as rouge-score.
+
+    NumPy is imported here, not at module level: ``import assay`` and plain scoring
+    stay free of it.
+    """
+    import numpy as np
+
     data = np.asarray(values, dtype=np.float64)
     n = data.size
     rng = np.random.RandomState(seed)
