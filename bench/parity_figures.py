@@ -170,7 +170,7 @@ def bootstrap_rows(pairs: Pairs) -> list[Row]:
             for measure, field in (("p", "precision"), ("r", "recall"), ("f", "fmeasure")):
                 details = assay.score_corpus(
                     name, preds, targets, tokenizer="rouge-score", measure=measure,
-                    aggregate="bootstrap", seed=seed,
+                    aggregate="bootstrap", bootstrap_seed=seed,
                 ).details  # fmt: skip
                 assert details is not None
                 for key in ("low", "mid", "high"):

@@ -2,7 +2,7 @@
 
 The oracle is the installed rouge-score: its ``BootstrapAggregator`` draws from NumPy's
 global ``RandomState``, so the test seeds it with ``np.random.seed(seed)`` and assay
-must return exactly the same ``low``/``mid``/``high`` for ``seed=seed``. The published
+must return exactly the same ``low``/``mid``/``high`` for ``bootstrap_seed=seed``. The published
 values (rouge-score's ``scoring_test.py``) are corpus rows in
 ``tests/vectors/ngram/rouge_1.jsonl``.
 """
@@ -47,7 +47,7 @@ def test_low_mid_high_equal_rouge_score_given_the_same_seed(name: str) -> None:
         for measure, field in MEASURES.items():
             result = assay.score_corpus(
                 name, preds, targets, tokenizer="rouge-score", aggregate="bootstrap",
-                seed=seed, measure=measure, **kwargs,
+                bootstrap_seed=seed, measure=measure, **kwargs,
             )  # fmt: skip
             expected = [getattr(getattr(theirs, k), field) for k in ("low", "mid", "high")]
             assert result.details is not None
@@ -94,7 +94,7 @@ def test_hf_rouge_default_is_the_mid_not_the_mean() -> None:
     theirs = _peer("rouge1", PAIRS, 99)
     plain = assay.score_corpus("rouge_1", preds, targets, tokenizer="rouge-score")
     boot = assay.score_corpus("rouge_1", preds, targets, tokenizer="rouge-score",
-                              aggregate="bootstrap", seed=99)  # fmt: skip
+                              aggregate="bootstrap", bootstrap_seed=99)  # fmt: skip
     assert boot.value == theirs.mid.fmeasure  # type: ignore[attr-defined]
     assert boot.details is not None and boot.details["mean"] == plain.value
     assert plain.value != boot.value  # the two numbers users confuse differ
@@ -112,15 +112,15 @@ def test_signature_records_seed_samples_and_interval() -> None:
         "|samples:1000|ci:0.95|multi:native|v:0.1.0"
     )
     assert assay.signature(
-        "rouge_2", aggregate="bootstrap", seed=3, n_samples=50, confidence_interval=0.5
+        "rouge_2", aggregate="bootstrap", bootstrap_seed=3, n_samples=50, confidence_interval=0.5
     ).endswith("|agg:bootstrap|seed:3|samples:50|ci:0.5|multi:native|v:0.1.0")
 
 
 def test_same_seed_same_result_other_seed_other_interval() -> None:
     preds, targets = [p for p, _ in PAIRS], [t for _, t in PAIRS]
-    first = assay.score_corpus("rouge_1", preds, targets, aggregate="bootstrap", seed=5)
-    again = assay.score_corpus("rouge_1", preds, targets, aggregate="bootstrap", seed=5)
-    other = assay.score_corpus("rouge_1", preds, targets, aggregate="bootstrap", seed=6)
+    first = assay.score_corpus("rouge_1", preds, targets, aggregate="bootstrap", bootstrap_seed=5)
+    again = assay.score_corpus("rouge_1", preds, targets, aggregate="bootstrap", bootstrap_seed=5)
+    other = assay.score_corpus("rouge_1", preds, targets, aggregate="bootstrap", bootstrap_seed=6)
     assert first.to_dict() == again.to_dict()
     assert first.details != other.details
 
@@ -128,10 +128,10 @@ def test_same_seed_same_result_other_seed_other_interval() -> None:
 @pytest.mark.parametrize(
     ("options", "fragment"),
     [
-        ({"seed": 3}, "add aggregate='bootstrap'"),
+        ({"bootstrap_seed": 3}, "add aggregate='bootstrap'"),
         ({"n_samples": 10}, "add aggregate='bootstrap'"),
         ({"aggregate": "median"}, "expected 'mean' or 'bootstrap'"),
-        ({"aggregate": "bootstrap", "seed": -1}, "from 0 to 4294967295"),
+        ({"aggregate": "bootstrap", "bootstrap_seed": -1}, "from 0 to 4294967295"),
         ({"aggregate": "bootstrap", "n_samples": 0}, "positive integer"),
         ({"aggregate": "bootstrap", "confidence_interval": 1.5}, "from 0 to 1"),
     ],
@@ -153,7 +153,7 @@ def test_cli_score_file_prints_low_mid_high(tmp_path: Path) -> None:
     )
     code, out, err = run_captured(
         "score", "rouge_1", "--file", str(path), "--tokenizer", "rouge-score",
-        "--aggregate", "bootstrap", "--seed", "42",
+        "--aggregate", "bootstrap", "--bootstrap-seed", "42",
     )  # fmt: skip
     assert code == 0, err
     theirs = _peer("rouge1", pairs, 42)

@@ -268,7 +268,8 @@ _PARAMS = (
         "corpus value: mean of items, or bootstrap (rouge-score's BootstrapAggregator mid)",
         omit_default=True,
     ),
-    Param("seed", None, "seed", check_seed, "bootstrap seed (default 12345)", omit_default=True),
+    Param("bootstrap_seed", None, "seed", check_seed, "bootstrap seed (default 12345)",
+          omit_default=True),
     Param("n_samples", None, "samples", check_samples, "bootstrap resamples (default 1000)",
           omit_default=True),
     Param("confidence_interval", None, "ci", check_interval,
@@ -297,7 +298,7 @@ class RougeSpec(MetricSpec):
 
     ``aggregate="bootstrap"`` makes the corpus value rouge-score's
     ``BootstrapAggregator`` ``mid`` (see :mod:`assay.metrics.rouge_bootstrap`); its
-    ``seed``, ``n_samples`` and ``confidence_interval`` (defaults 12345, 1000, 0.95)
+    ``bootstrap_seed``, ``n_samples`` and ``confidence_interval`` (defaults 12345, 1000, 0.95)
     are then all written into the signature, and are refused without it.
     """
 

@@ -10,13 +10,16 @@ and reports three percentiles of those means::
 
 ``mid`` is the median of the resampled means: close to, but not, the plain mean.
 
+Options: ``bootstrap_seed`` (signed ``seed``; not ``seed``, which ``assay score`` keeps for
+its own ``--confidence`` interval), ``n_samples``, ``confidence_interval``.
+
 Draws: rouge-score calls ``np.random.choice(np.arange(n), size=n)`` once per resample
 on NumPy's global ``RandomState``. Here a ``numpy.random.RandomState(seed)`` of our
 own draws the same indices (``randint(0, n, size=(rows, n))`` row-block by row-block
 is the same stream as ``n_samples`` calls of ``choice``), and each resample's mean
 is summed in item order as ``np.mean(matrix[idx], axis=0)`` sums it. So after
 ``np.random.seed(seed)`` a one-score-type ``BootstrapAggregator`` returns exactly
-the ``low``/``mid``/``high`` this module returns for ``seed`` (the parity test).
+the ``low``/``mid``/``high`` this module returns for ``bootstrap_seed=seed`` (the parity test).
 Known difference: one rouge-score aggregator resamples its score types one after
 another from one stream, so its second type (``rouge2`` after ``rouge1``) uses
 later draws; assay seeds every metric separately.
@@ -31,9 +34,9 @@ DEFAULT_SEED = 12345  # assay.stats' default seed (not imported: it loads NumPy,
 AGGREGATES = ("mean", "bootstrap")
 DEFAULT_SAMPLES = 1000
 DEFAULT_CONFIDENCE = 0.95
-BOOTSTRAP_OPTIONS = ("seed", "n_samples", "confidence_interval")
+BOOTSTRAP_OPTIONS = ("bootstrap_seed", "n_samples", "confidence_interval")
 BOOTSTRAP_DEFAULTS = {
-    "seed": DEFAULT_SEED,
+    "bootstrap_seed": DEFAULT_SEED,
     "n_samples": DEFAULT_SAMPLES,
     "confidence_interval": DEFAULT_CONFIDENCE,
 }
@@ -107,6 +110,6 @@ def bootstrap_interval(
 def bootstrap_details(values: Sequence[float], params: Any) -> dict[str, float]:
     """The ``low``/``mid``/``high`` figures and the plain ``mean`` of a corpus's item values."""
     low, mid, high = bootstrap_interval(
-        values, params["n_samples"], params["confidence_interval"], params["seed"]
+        values, params["n_samples"], params["confidence_interval"], params["bootstrap_seed"]
     )
     return {"low": low, "mid": mid, "high": high, "mean": sum(values) / len(values)}
