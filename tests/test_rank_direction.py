@@ -97,6 +97,7 @@ def test_wer_lower_system_is_first_with_its_own_tie_group(tmp_path: Path) -> Non
     assert lines[2].split()[:2] == ["1", "nearly_right"]
     assert lines[3].split()[:2] == ["2", "mostly_wrong"]  # separated: a different group
     assert lines[4].startswith("nearly_right vs mostly_wrong: p 0.0010, holm 0.0010 (significant)")
+    assert lines[-1] == "signature: wer|tok:jiwer|norm:none|multi:native|v:0.1.0"
     assert run_captured(*args)[1] == out  # deterministic
 
 

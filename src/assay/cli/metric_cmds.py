@@ -154,6 +154,8 @@ def score_command(
 
     METRIC is a registered name or alias (list them with `assay metrics`). Options
     (--tokenizer, -o KEY=VALUE, --max-order 2, ...) apply to every metric named.
+    With several --file (one per system), the systems are ranked on METRIC in its
+    direction, with tie groups and paired tests.
     """
     names = metric_names(metric, metric_options)
     if "judge" in names:

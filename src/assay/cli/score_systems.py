@@ -99,6 +99,7 @@ def leaderboard_lines(bound: BoundMetric, compared: SystemComparison, n: int) ->
             "significant" if pair.p_holm is not None and pair.p_holm <= compared.alpha else "tie"
         )
         lines.append(f"{pair.a} vs {pair.b}: p {p}, holm {holm} ({verdict})")
+    lines.append(f"signature: {bound.signature}")
     return lines
 
 
