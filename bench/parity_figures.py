@@ -208,7 +208,7 @@ def main() -> None:
     print("|---|---|---|---|")
     summary: dict[str, tuple[int, float]] = {}
     texts, differing = 0, 0
-    rows = [row for fn in PEERS.values() for row in fn(pairs)] + anls_rows(count * 5)
+    rows = [row for fn in PEERS for row in fn(pairs)] + anls_rows(count * 5)
     for what, peer, n, diff in rows:
         if "token lists" in what:
             texts, differing = texts + n, differing + int(diff)
