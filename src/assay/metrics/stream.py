@@ -94,10 +94,13 @@ class StreamResult:
     n: int
     signature: str
     details: dict[str, float] | None = None
+    aggregate: str | None = None
 
     @property
     def aggregation(self) -> str:
-        """``"mean"`` or ``"corpus"``, as :attr:`assay.CorpusResult.aggregation`."""
+        """``"mean"``, ``"corpus"`` or a named aggregate (as ``CorpusResult.aggregation``)."""
+        if self.aggregate is not None:
+            return self.aggregate
         return "mean" if self.is_mean else "corpus"
 
 
@@ -149,6 +152,12 @@ class Tally:
             raise InvalidInputError(
                 f"metric {bound.spec.name!r}: the corpus is empty; give at least one item."
             )
+        named = bound.spec.corpus_aggregate(self.values, bound.settings)
+        if named is not None:  # ROUGE's aggregate="bootstrap": rouge-score's mid
+            aggregate, value, figures = named
+            merged = {**figures, **(details or {})}
+            sig = bound.signature
+            return StreamResult(bound.spec.name, value, False, n, sig, merged, aggregate)
         if self.from_stats and self.totals is not None:
             assert bound.spec.reduce_fn is not None
             value = bound.spec.reduce_fn(self.totals, bound.settings)
