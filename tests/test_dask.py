@@ -15,6 +15,7 @@ import random
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -52,8 +53,8 @@ def client() -> Iterator[Any]:
         yield dask_client
 
 
-def write_systems(folder: Path, count: int, seed: int = 7) -> list[SystemInput]:
-    """``count`` seeded prediction files over the bundled gold ids."""
+def write_systems(folder: Path, count: int, seed: int = 7, extra: int = 0) -> list[SystemInput]:
+    """``count`` seeded prediction files over the bundled gold ids (and ``extra`` other ids)."""
     ids = [json.loads(line)["question_id"] for g in GOLD for line in g.open(encoding="utf-8")]
     answers = [json.loads(line)["answer"]["value"] for g in GOLD for line in g.open("r")]
     rng = random.Random(seed)
@@ -63,7 +64,7 @@ def write_systems(folder: Path, count: int, seed: int = 7) -> list[SystemInput]:
         rows = [
             {"question_id": q, "prediction": a if rng.random() < 0.3 + n / (2 * count) else "x"}
             for q, a in zip(ids, answers, strict=True)
-        ]
+        ] + [{"question_id": f"extra-{n}-{i}", "prediction": "x"} for i in range(extra)]
         path = folder / f"sys{n:02d}.jsonl"
         path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
         systems.append(SystemInput(path.stem, (str(path),)))
@@ -109,14 +110,18 @@ def _eval_args(folder: Path, predictions: Path) -> list[str]:
 OUTPUTS = ("r.json", "pq.csv", "res.json", "r.html", "r.md", "results/scores.jsonl")
 
 
-def test_cli_eval_on_a_scheduler_address_writes_the_same_files(client: Any, tmp_path: Path) -> None:
+@pytest.mark.parametrize("profile", ["assay", "xldocbench"])
+def test_cli_eval_on_a_scheduler_address_writes_the_same_files(
+    client: Any, tmp_path: Path, profile: str
+) -> None:
     """``assay eval --dask tcp://…`` writes byte-identical files and reports progress."""
     write_systems(tmp_path / "preds", 5)
     here, there = tmp_path / "local", tmp_path / "dask"
-    code, out_local, _ = cli(*_eval_args(here, tmp_path / "preds"))
+    chosen = ("--profile", profile)
+    code, out_local, _ = cli(*_eval_args(here, tmp_path / "preds"), *chosen)
     assert code == 0
     address = client.scheduler.address
-    code, out_dask, err = cli(*_eval_args(there, tmp_path / "preds"), "--dask", address)
+    code, out_dask, err = cli(*_eval_args(there, tmp_path / "preds"), *chosen, "--dask", address)
     assert code == 0, err
     for name in OUTPUTS:
         assert (here / name).read_bytes() == (there / name).read_bytes(), name
@@ -134,16 +139,26 @@ def test_cli_local_cluster_started_and_closed(tmp_path: Path) -> None:
         assert (here / name).read_bytes() == (there / name).read_bytes(), name
 
 
-def test_compare_with_dask(client: Any, tmp_path: Path) -> None:
-    """``assay compare --dask`` prints the same comparison."""
+@pytest.mark.parametrize("profile", ["assay", "xldocbench"])
+def test_compare_with_dask(client: Any, tmp_path: Path, profile: str) -> None:
+    """``assay compare --dask`` prints the same comparison and writes the same files."""
     write_systems(tmp_path / "preds", 4)
-    args = ["compare", "--data-dir", str(SAMPLE), "--predictions", str(tmp_path / "preds"),
-            "--trials", "300"]  # fmt: skip
-    code, local, _ = cli(*args)
+
+    def args(folder: Path) -> list[str]:
+        return ["compare", "--data-dir", str(SAMPLE), "--predictions", str(tmp_path / "preds"),
+                "--trials", "300", "--profile", profile,
+                "--result-json", str(folder / "res.json"), "--html", str(folder / "r.html"),
+                "--markdown", str(folder / "r.md")]  # fmt: skip
+
+    here, there = tmp_path / "local", tmp_path / "dask"
+    code, local, _ = cli(*args(here))
     assert code == 0
-    code, remote, err = cli(*args, "--dask", client.scheduler.address)
+    code, remote, err = cli(*args(there), "--dask", client.scheduler.address)
     assert code == 0, err
-    assert remote == local
+    assert remote.replace(str(there), "X") == local.replace(str(here), "X")
+    for name in ("res.json", "r.html", "r.md"):
+        assert (here / name).read_bytes() == (there / name).read_bytes(), name
+    assert "dask tcp://" in err and "4/4 partitions done" in err
 
 
 @pytest.mark.parametrize("metric", ["f1", "corpus_bleu", "chrf", "rouge_l"])
@@ -163,17 +178,29 @@ def test_score_corpus_identical(client: Any, monkeypatch: pytest.MonkeyPatch, me
     assert seen and set(seen) == {11}
 
 
-def test_score_file_cli(client: Any, tmp_path: Path) -> None:
-    """``assay score --file --dask`` prints the same value and signature."""
-    pairs = tmp_path / "pairs.jsonl"
-    rows = [{"id": str(i), "prediction": f"a b {i % 5}", "targets": [f"a {i % 3} b"]}
-            for i in range(300)]  # fmt: skip
-    pairs.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    for metric in ("f1", "corpus_bleu"):
-        local = cli("score", metric, "--file", str(pairs))
-        remote = cli("score", metric, "--file", str(pairs), "--dask", client.scheduler.address)
-        assert local[0] == remote[0] == 0
-        assert local[1] == remote[1]
+def write_pairs(path: Path, count: int, seed: int = 5) -> Path:
+    """A pairs file of ``count`` seeded rows of varied lengths."""
+    rng = random.Random(seed)
+    words = "the cat sat on a mat with its hat and bat near that flat".split()
+    rows = [{"id": str(i), "prediction": " ".join(rng.choices(words, k=rng.randint(1, 12))),
+             "targets": [" ".join(rng.choices(words, k=rng.randint(1, 12)))]}
+            for i in range(count)]  # fmt: skip
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("metric", ["f1", "rouge_l", "corpus_bleu", "chrf"])
+def test_score_file_cli(
+    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, metric: str
+) -> None:
+    """``assay score --file --dask`` prints the same value and signature over many partitions."""
+    monkeypatch.setattr(assay.api, "CHUNK_ITEMS", 41)  # 300 rows: 8 partitions
+    pairs = write_pairs(tmp_path / "pairs.jsonl", 300)
+    local = cli("score", metric, "--file", str(pairs))
+    remote = cli("score", metric, "--file", str(pairs), "--dask", client.scheduler.address)
+    assert local[0] == remote[0] == 0, remote[2]
+    assert local[1] == remote[1]
+    assert "8/8 partitions done" in remote[2]
 
 
 def test_structured_identical(client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -185,6 +212,32 @@ def test_structured_identical(client: Any, monkeypatch: pytest.MonkeyPatch) -> N
     local = score_structured(*args, references=refs).to_dict()
     remote = score_structured(*args, references=refs, executor=client).to_dict()
     assert json.dumps(remote, sort_keys=True) == json.dumps(local, sort_keys=True)
+
+
+def test_structured_cli_writes_the_same_files(
+    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``assay structured --dask`` writes a byte-identical report and per-item files."""
+    monkeypatch.setattr(structured_api, "CHUNK_ITEMS", 3)
+    base = data_path("structured")
+
+    def args(folder: Path, per_item: str) -> list[str]:
+        return ["structured", "--items", str(base / "responses.jsonl"),
+                "--schema", str(base / "product.schema.json"),
+                "--references", str(base / "references.jsonl"),
+                "--output", str(folder / "report.json"),
+                "--per-item", str(folder / per_item)]  # fmt: skip
+
+    here, there = tmp_path / "local", tmp_path / "dask"
+    for per_item in ("items.jsonl", "items.csv"):
+        code, out_local, _ = cli(*args(here, per_item))
+        assert code == 0
+        code, out_dask, err = cli(*args(there, per_item), "--dask", client.scheduler.address)
+        assert code == 0, err
+        assert out_dask.replace(str(there), "X") == out_local.replace(str(here), "X")
+        for name in ("report.json", per_item):
+            assert (here / name).read_bytes() == (there / name).read_bytes(), name
+        assert "partitions done" in err
 
 
 def test_bad_input_same_error_as_locally(client: Any, tmp_path: Path) -> None:
@@ -206,22 +259,92 @@ def test_bad_input_same_error_as_locally(client: Any, tmp_path: Path) -> None:
     assert not (tmp_path / "out.json").exists()
 
 
+def _break(path: Path, line: int, text: str) -> None:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    lines[line - 1] = text
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def test_first_bad_partition_in_order_wins(client: Any, tmp_path: Path) -> None:
+    """Several bad systems: the error is the first in system order, as in process.
+
+    System 1 is broken on its last line (slow to reach); systems 2-5 on line 1 (fast
+    to fail), so the cluster sees the later systems fail first.
+    """
+    systems = write_systems(tmp_path / "preds", 6)
+    first = Path(systems[1].files[0])
+    _break(first, len(first.read_text(encoding="utf-8").splitlines()), '{"question_id": 3}x')
+    for entry in systems[2:]:
+        _break(Path(entry.files[0]), 1, "not json")
+    base = ["eval", "--data-dir", str(SAMPLE), "--predictions", str(tmp_path / "preds"),
+            "--result-json", str(tmp_path / "res.json")]  # fmt: skip
+    code_local, _, err_local = cli(*base)
+    for _ in range(3):
+        code_dask, _, err_dask = cli(*base, "--dask", client.scheduler.address)
+        errors = [line for line in err_dask.splitlines() if line.startswith("error:")]
+        assert code_dask == code_local != 0
+        assert errors == [line for line in err_local.splitlines() if line.startswith("error:")]
+        assert str(first) in errors[0]
+    assert not (tmp_path / "res.json").exists()
+
+
+def test_bad_pairs_and_items_same_error(client: Any, tmp_path: Path) -> None:
+    """``score --file`` and ``structured`` with a bad line: the local error, nothing written."""
+    pairs = write_pairs(tmp_path / "pairs.jsonl", 50)
+    _break(pairs, 17, '{"id": "x", "prediction": 3, "targets": ["a"]}')
+    items = tmp_path / "items.jsonl"
+    good = data_path("structured").joinpath("responses.jsonl").read_text(encoding="utf-8")
+    lines = len(good.splitlines())
+    items.write_text(good.rstrip("\n") + '\n{"id": "zz", "response": \n', encoding="utf-8")
+    schema = data_path("structured") / "product.schema.json"
+    runs = (
+        ["score", "chrf", "--file", str(pairs)],
+        ["structured", "--items", str(items), "--schema", str(schema),
+         "--output", str(tmp_path / "s.json")],
+    )  # fmt: skip
+    seen = []
+    for args in runs:
+        local = cli(*args)
+        remote = cli(*args, "--dask", client.scheduler.address)
+        assert remote[0] == local[0] != 0
+        errors = [x for x in remote[2].splitlines() if x.startswith("error:")]
+        assert errors == [x for x in local[2].splitlines() if x.startswith("error:")]
+        assert "Traceback" not in remote[2]
+        seen += errors
+    assert f"{pairs}:17" in seen[0] and "field 'prediction'" in seen[0]
+    assert f"{items}:{lines + 1}" in seen[1]
+    assert not (tmp_path / "s.json").exists()
+
+
 def test_killed_worker_is_survived(client: Any, tmp_path: Path) -> None:
-    """SIGKILL of a worker mid-run: Dask reruns its partitions; the result is unchanged."""
-    systems = write_systems(tmp_path, 12, seed=11)
+    """SIGKILL of a worker mid-run: Dask reruns its partitions; the result is unchanged.
+
+    A watcher thread kills the worker the moment the scheduler shows it running a
+    partition of this run.
+    """
+    systems = write_systems(tmp_path, 10, seed=11, extra=6_000)  # partitions of ~0.1 s
     local = evaluate(GOLD, systems)
-    before = client.run(os.getpid)
-    victim = sorted(before.values())[0]
-    killed: list[int] = []
+    address, victim = sorted(client.run(os.getpid).items())[0]
+    killed: list[list[str]] = []
+    stop = threading.Event()
 
-    def kill_once(done: int, total: int) -> None:
-        if not killed:
-            os.kill(victim, signal.SIGKILL)
-            killed.append(victim)
+    def watch() -> None:
+        while not stop.is_set() and not killed:
+            busy = client.processing(workers=[address]).get(address, [])
+            if any(str(key).startswith("assay-") for key in busy):
+                os.kill(victim, signal.SIGKILL)
+                killed.append(list(busy))
+            time.sleep(0.002)
 
-    remote = evaluate(GOLD, systems, executor=client, partition_progress=kill_once)
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    try:
+        remote = evaluate(GOLD, systems, executor=client)
+    finally:
+        stop.set()
+        watcher.join(30)
     assert remote == local
-    assert killed == [victim]
+    assert len(killed) == 1 and killed[0]  # killed while running a partition
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:  # the nanny brings a fresh worker back
         pids = set(client.run(os.getpid).values())

@@ -151,7 +151,7 @@ def _client(spec: ExecutorSpec) -> Iterator[Any]:
             threads_per_worker=1,
             processes=True,
             dashboard_address=None,
-            silence_logs=40,
+            silence_logs=50,  # a bad-input error is reported once, by the client
         ) as cluster,
         distributed.Client(cluster, set_as_default=False) as client,
     ):
@@ -219,13 +219,24 @@ class Executor:
             finished = distributed.as_completed(futures, loop=self.client.loop)
             for done, future in enumerate(finished, 1):
                 if future.status == "error":
-                    raise future.exception()
+                    raise self._first_error(futures, index[future.key])
                 results[index[future.key]] = future.result()
                 if progress is not None:
                     progress(done, len(futures))
         finally:
             self.client.cancel(futures)
         return results
+
+    def _first_error(self, futures: list[Any], failed: int) -> BaseException:
+        """The error of the first failing partition in partition order, as in process.
+
+        Partition ``failed`` has raised; the later ones are cancelled, and the
+        earlier ones are waited for: the first of them to have failed wins.
+        """
+        self.client.cancel(futures[failed + 1 :])
+        errors = (future.exception() for future in futures[: failed + 1])  # each waits
+        error: BaseException = next(e for e in errors if e is not None)  # None: succeeded
+        return error
 
 
 @contextmanager
