@@ -24,13 +24,14 @@ from typing import Any
 import pytest
 
 import assay.api
+import assay.io.blocks
 import assay.structured.api as structured_api
 from assay import score_corpus
-from assay.errors import InvalidOptionError
+from assay.errors import AssayError, InputFileError, InvalidOptionError
 from assay.evaluation.compare import CompareOptions, result_document
 from assay.evaluation.runs import SystemInput, evaluate
 from assay.io.bundled import data_path
-from assay.parallel import parse_executor
+from assay.parallel import NOT_SHARED, parse_executor, seen_from_client
 from assay.structured.api import score_structured
 from cli_helpers import run_captured as cli
 
@@ -112,7 +113,7 @@ OUTPUTS = ("r.json", "pq.csv", "res.json", "r.html", "r.md", "results/scores.jso
 
 @pytest.mark.parametrize("profile", ["assay", "xldocbench"])
 def test_cli_eval_on_a_scheduler_address_writes_the_same_files(
-    client: Any, tmp_path: Path, profile: str
+    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, profile: str
 ) -> None:
     """``assay eval --dask tcp://…`` writes byte-identical files and reports progress."""
     write_systems(tmp_path / "preds", 5)
@@ -121,12 +122,13 @@ def test_cli_eval_on_a_scheduler_address_writes_the_same_files(
     code, out_local, _ = cli(*_eval_args(here, tmp_path / "preds"), *chosen)
     assert code == 0
     address = client.scheduler.address
+    monkeypatch.setattr(assay.io.blocks, "BLOCK_BYTES", 900)  # the cluster reads blocks
     code, out_dask, err = cli(*_eval_args(there, tmp_path / "preds"), *chosen, "--dask", address)
     assert code == 0, err
     for name in OUTPUTS:
         assert (here / name).read_bytes() == (there / name).read_bytes(), name
     assert out_local.replace(str(here), "X") == out_dask.replace(str(there), "X")
-    assert f"dask {address}: 5/5 partitions done" in err
+    assert "partitions done" in err and "/5 partitions" not in err  # more partitions than systems
 
 
 def test_cli_local_cluster_started_and_closed(tmp_path: Path) -> None:
@@ -368,3 +370,83 @@ def test_without_dask_one_line_hint(tmp_path: Path) -> None:
     assert done.returncode != 0
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     assert lines == ["error: the --dask option needs Dask: pip install 'assay[dask]'"]
+
+
+def write_awkward(folder: Path, released: bool) -> list[SystemInput]:
+    """Systems whose files hold what block boundaries could get wrong.
+
+    Repeated gold ids far apart (duplicates across blocks), repeated extra ids (the
+    second pass of the alignment), blank lines, CRLF line ends and (released
+    reading only) lone CRs, a byte-order mark, and a second, small file.
+    """
+    systems = write_systems(folder, 3, seed=13, extra=40)
+    rng = random.Random(17)
+    for n, entry in enumerate(systems):
+        path = Path(entry.files[0])
+        lines = path.read_text(encoding="utf-8").splitlines()
+        lines += lines[: 10 + n]  # gold ids again, near the end: duplicates across blocks
+        lines += [json.dumps({"question_id": "extra-again", "prediction": "y"})] * 3
+        ends = ["\n", "\r\n", "\n\n"] + (["\r"] if released else [])
+        text = "".join(line + rng.choice(ends) for line in lines)
+        path.write_bytes((b"\xef\xbb\xbf" if released else b"") + text.encode("utf-8"))
+    small = folder / "small.jsonl"
+    small.write_text(json.dumps({"question_id": "late", "prediction": "z"}) + "\n", "utf-8")
+    return [SystemInput(s.name, (*s.files, str(small))) for s in systems]
+
+
+@pytest.mark.parametrize("profile", ["assay", "xldocbench"])
+def test_large_files_read_in_blocks_give_the_same_result(
+    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, profile: str
+) -> None:
+    """Files cut into byte-range blocks: the same result, result document and warnings."""
+    monkeypatch.setattr(assay.io.blocks, "BLOCK_BYTES", 700)
+    systems = write_awkward(tmp_path, released=profile == "xldocbench")
+    local = evaluate(GOLD, systems, profile=profile)
+    seen: list[int] = []
+    remote = evaluate(GOLD, systems, profile=profile, executor=client,
+                      partition_progress=lambda done, total: seen.append(total))  # fmt: skip
+    assert remote == local
+    assert remote.warnings == local.warnings
+    options = CompareOptions(n_resamples=300)
+    assert json.dumps(result_document(remote, options)) == json.dumps(
+        result_document(local, options)
+    )
+    assert local.systems[0].to_dict()["duplicates"], "the files do repeat ids"
+    assert seen and seen[0] > 3 * 8  # every large file was cut into many blocks
+
+
+def _error(**kwargs: Any) -> str:
+    with pytest.raises(AssayError) as caught:
+        evaluate(GOLD, **kwargs)
+    return str(caught.value)
+
+
+def test_block_errors_are_the_whole_file_errors(
+    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rejected duplicates across blocks, a bad line late in a file, a missing field."""
+    monkeypatch.setattr(assay.io.blocks, "BLOCK_BYTES", 500)
+    systems = write_awkward(tmp_path / "dups", released=False)
+    cases: list[dict[str, Any]] = [
+        {"systems": systems, "duplicate_policy": "reject"},
+        {"systems": systems, "prediction_field": "no_such_field"},
+    ]
+    broken = write_systems(tmp_path / "bad", 2, extra=30)
+    _break(Path(broken[1].files[0]), 60, '{"question_id": "q", "prediction": 1,}')
+    cases.append({"systems": broken})
+    for case in cases:
+        local = _error(**case)
+        assert _error(**case, executor=client) == local
+    assert "duplicate prediction id" in _error(**cases[0])
+    assert ":60: invalid JSON" in _error(**cases[2])
+
+
+def test_a_file_only_the_client_sees_is_named_as_not_shared(tmp_path: Path) -> None:
+    """A worker's "cannot open" for a file this machine has says to use shared storage."""
+    here = tmp_path / "preds.jsonl"
+    here.write_text("{}\n", encoding="utf-8")
+    problem = "cannot open file (No such file or directory); check the path"
+    stated = seen_from_client(InputFileError(str(here), problem))
+    assert str(stated) == f"{here}: {NOT_SHARED}"
+    missing = InputFileError(str(tmp_path / "gone.jsonl"), problem)
+    assert seen_from_client(missing) is missing  # missing here too: the local error

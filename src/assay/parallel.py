@@ -158,6 +158,27 @@ def _client(spec: ExecutorSpec) -> Iterator[Any]:
         yield client
 
 
+class _Later:
+    """A call made in this process when its result is first asked for."""
+
+    def __init__(self, function: Callable[..., Any], args: tuple[Any, ...]) -> None:
+        self._call: Callable[[], Any] | None = lambda: function(*args)
+        self._value: Any = None
+        self._error: BaseException | None = None
+
+    def result(self) -> Any:
+        """The call's value (computed once; its exception is raised each time asked)."""
+        if self._call is not None:
+            call, self._call = self._call, None
+            try:
+                self._value = call()
+            except BaseException as error:
+                self._error = error
+        if self._error is not None:
+            raise self._error
+        return self._value
+
+
 class Executor:
     """Maps functions over partitions for one run (see the module docstring)."""
 
@@ -165,6 +186,8 @@ class Executor:
         """Wrap ``spec``; ``client`` is the live Dask client (``None``: in process)."""
         self.spec = spec
         self.client = client
+        self._run = uuid.uuid4().hex  # task keys only; never part of a result
+        self._submitted = 0
 
     @property
     def distributed(self) -> bool:
@@ -175,7 +198,21 @@ class Executor:
         """Send ``value`` to every worker once; pass the handle as a ``map`` argument."""
         if self.client is None:
             return value
-        return self.client.scatter(value, broadcast=True, hash=False)
+        # a list of one: scatter would send a tuple's or a set's items one by one
+        return self.client.scatter([value], broadcast=True, hash=False)[0]
+
+    def submit(self, function: Callable[..., R], *args: Any) -> Any:
+        """Start ``function(*args)``; ``.result()`` of the handle waits for it (or raises)."""
+        if self.client is None:
+            return _Later(function, args)
+        self._submitted += 1
+        key = f"assay-{self._run}-s{self._submitted}"
+        return self.client.submit(function, *args, pure=False, key=key)
+
+    def cancel(self, handles: Sequence[Any]) -> None:
+        """Drop handles from :meth:`submit` that are no longer needed."""
+        if self.client is not None:
+            self.client.cancel([h for h in handles if not isinstance(h, _Later)])
 
     def map(
         self,
@@ -236,7 +273,29 @@ class Executor:
         self.client.cancel(futures[failed + 1 :])
         errors = (future.exception() for future in futures[: failed + 1])  # each waits
         error: BaseException = next(e for e in errors if e is not None)  # None: succeeded
-        return error
+        return seen_from_client(error)
+
+
+def seen_from_client(error: BaseException) -> BaseException:
+    """A worker's error as the client states it.
+
+    A file the worker could not open but this machine can is not on storage the
+    workers share: the error says so. Any other error is the worker's own (the
+    same one-line error as a local run).
+    """
+    if (
+        isinstance(error, InputFileError)
+        and error.problem.startswith("cannot open file")
+        and os.path.exists(error.path)
+    ):
+        return InputFileError(error.path, NOT_SHARED)
+    return error
+
+
+NOT_SHARED = (
+    "a Dask worker cannot open this file, which this machine can; put the inputs on "
+    "storage every worker shares, at the same path (or run without --dask)"
+)
 
 
 @contextmanager

@@ -88,12 +88,15 @@ def align(
     duplicate_policy: str = "last-wins",
     released: Oddities | None = None,
     rows: Iterable[PredictionRow] | None = None,
+    reread: Callable[[], Iterable[PredictionRow]] | None = None,
 ) -> Alignment:
     """Stream prediction files and pair each gold question with its prediction.
 
     ``released``: read the files as the released XL-DocBench evaluator does, noting
     oddities there (see :func:`assay.io.predictions.iter_predictions`). ``rows``:
     prediction rows already read (in-memory records), used instead of the files.
+    ``reread``: a function giving the files' rows afresh each call (blocks read on
+    Dask workers, :mod:`assay.evaluation.blocked`), used instead of the files.
 
     Memory is flat in the number of prediction rows: one entry per gold id, and for
     an id not in gold only a 32-bit hash (4 bytes), enough to count distinct extra
@@ -116,6 +119,8 @@ def align(
     def source() -> Iterable[PredictionRow]:
         if records is not None:
             return records
+        if reread is not None:
+            return reread()
         return _stream(prediction_files, prediction_field, released)
 
     kept, repeats, count, extra, examples = _read(gold_ids, source, duplicate_policy)

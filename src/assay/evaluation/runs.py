@@ -26,6 +26,7 @@ from assay.evaluation.benchmark import (
     evaluate_alignment,
     gold_label_sets,
 )
+from assay.evaluation.blocked import score_systems
 from assay.evaluation.coverage import check_coverage
 from assay.evaluation.fingerprint import fingerprint
 from assay.evaluation.profiles import Prepared, get_profile, metric_signatures
@@ -227,7 +228,7 @@ def evaluate(
             if partition_progress is not None:
                 partition_progress(done, total)
 
-        scored = runner.map(task, list(systems), context, progress=each)
+        scored = score_systems(runner, task, systems, context, gold, each)
     results = [result for result, _, _ in scored]
     coverage = [line for _, _, lines in scored for line in lines]
     if notes is not None:

@@ -221,19 +221,26 @@ def iter_jsonl(
 
 
 def iter_jsonl_stream(
-    handle: Any, path: str | Path, *, released: Oddities | None = None, digest: Any = None
+    handle: Any,
+    path: str | Path,
+    *,
+    released: Oddities | None = None,
+    digest: Any = None,
+    first: tuple[int, int] = (1, 1),
 ) -> Iterator[tuple[int, dict[str, Any]]]:
     """:func:`iter_jsonl` over an open binary stream (``path`` names it in messages).
 
     ``digest`` (a ``hashlib`` object), when given, is updated with every byte read, so
     an input that can be read only once (a pipe, a FIFO) is hashed as it is parsed.
+    ``first``: the number of the stream's first line, counted by LF and by
+    universal newlines (a block of a larger file: see :mod:`assay.io.blocks`).
     """
     if digest is not None:
         handle = _Hashing(handle, digest)
     if released is not None:
-        yield from _iter_released(handle, path, released)
+        yield from _iter_released(handle, path, released, first)
         return
-    for number, raw in enumerate(handle, start=1):
+    for number, raw in enumerate(handle, start=first[0]):
         line = _decode(raw, path, number)
         if not line.strip():
             continue
@@ -259,11 +266,11 @@ STRIP_NOTE = "non-JSON whitespace (NBSP, form feed, ...) at a line end: stripped
 
 
 def _iter_released(
-    handle: Any, path: str | Path, released: Oddities
+    handle: Any, path: str | Path, released: Oddities, first: tuple[int, int] = (1, 1)
 ) -> Iterator[tuple[int, dict[str, Any]]]:
     """Lines as Python's text mode (universal newlines) and ``line.strip()`` give them."""
-    number = 0
-    for index, raw in enumerate(handle, start=1):
+    number = first[1] - 1
+    for index, raw in enumerate(handle, start=first[0]):
         text = _decode(raw, path, index)  # drops a byte-order mark on line 1
         if index == 1 and raw.startswith(b"\xef\xbb\xbf"):
             released.note(path, 1, BOM_NOTE)

@@ -150,6 +150,13 @@ def _from_row(
     return PredictionRow(qid, text, status, used, path, line, key, written)
 
 
+def row_from_record(
+    row: dict[str, Any], field: str | None, path: str, line: int, notes: Oddities | None = None
+) -> PredictionRow:
+    """One JSONL row as a :class:`PredictionRow` (as :func:`iter_predictions` reads it)."""
+    return _from_row(row, field, path, line, None, notes)
+
+
 def _iter_mapping(
     mapping: dict[str, Any], field: str | None, path: str, prefix: str, notes: Oddities | None
 ) -> Iterator[PredictionRow]:
@@ -267,7 +274,7 @@ def iter_predictions(
         )
     else:
         rows = _iter_document(source, field, released)
-    yield from _field_checked(rows, path, field, released)
+    yield from field_checked(rows, path, field, released)
 
 
 def iter_prediction_records(
@@ -288,10 +295,10 @@ def iter_prediction_records(
         _from_row(row, field, label, None, f"[{index}]", released)
         for index, row in enumerate(records)
     )
-    yield from _field_checked(rows, label, field, released)
+    yield from field_checked(rows, label, field, released)
 
 
-def _field_checked(
+def field_checked(
     rows: Iterator[PredictionRow], path: str, field: str | None, released: Oddities | None
 ) -> Iterator[PredictionRow]:
     """Pass the rows on; an explicit ``field`` that no row has is refused (or noted)."""

@@ -1,0 +1,157 @@
+"""Byte-range blocks of a JSONL file, read on their own (by a Dask worker) with exact line numbers.
+
+A file of ``size`` bytes is cut at nominal offsets ``0, B, 2B, …``. A block owns
+every line whose first byte lies in its range: a block starting at ``s > 0``
+begins after the first newline at or after byte ``s - 1`` (a line starting
+exactly at ``s`` is its own), and it reads whole lines while they start before
+its end, so the last line may run past it. Every line is owned by exactly one
+block. This is the idea of ``dask.bytes.read_bytes`` with a newline delimiter,
+written here so that each block also knows its first line number.
+
+Line numbers stay exact: a first, cheap pass (:func:`count_line_ends`) counts the
+line ends each block owns, and block ``k`` numbers its lines from one plus the
+sum of the counts before it. The strict reader counts newlines (LF); the released
+reader (universal newlines) also counts a lone carriage return (CR).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Set
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import IO
+
+from assay.errors import InputFileError
+from assay.io.jsonl import iter_jsonl_stream
+from assay.io.oddities import Oddities
+from assay.io.predictions import PredictionRow, row_from_record
+from assay.io.sources import compression_of
+
+BLOCK_BYTES = 64 * 2**20
+"""Nominal block size: a worker holds about one block's rows at a time."""
+
+_READ = 1 << 20
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """One byte range of a file and the number of its first line (1-based)."""
+
+    path: str
+    start: int
+    end: int
+    first_line: int = 1
+    first_universal: int = 1
+
+
+def _open(path: str) -> IO[bytes]:
+    try:
+        return open(path, "rb")  # noqa: SIM115 - the caller closes it
+    except OSError as exc:
+        raise InputFileError(path, f"cannot open file ({exc.strerror}); check the path") from None
+
+
+def splittable(path: str | Path) -> bool:
+    """Whether ``path`` is a plain (uncompressed) ``.jsonl`` file that can be cut into blocks."""
+    text = str(path)
+    if not text.endswith(".jsonl"):
+        return False
+    try:
+        with open(text, "rb") as handle:
+            return os.path.isfile(text) and compression_of(handle.read(8)) is None
+    except OSError:
+        return False  # read as usual: the reader gives its one-line error
+
+
+def plan_blocks(path: str, size: int, block_bytes: int = BLOCK_BYTES) -> list[Block]:
+    """The nominal blocks of a file of ``size`` bytes (one block when it is small)."""
+    starts = range(0, max(size, 1), block_bytes)
+    return [Block(path, start, min(start + block_bytes, size)) for start in starts]
+
+
+def _line_start(handle: object, offset: int) -> int:
+    """The first line start at or after ``offset`` (``offset`` itself if a line starts there)."""
+    if offset == 0:
+        return 0
+    handle.seek(offset - 1)  # type: ignore[attr-defined]
+    skipped = handle.readline()  # type: ignore[attr-defined]
+    return offset - 1 + len(skipped)
+
+
+def owned_range(handle: object, block: Block) -> tuple[int, int]:
+    """``(first byte, end byte)`` of the lines ``block`` owns, in an open binary file."""
+    start = _line_start(handle, block.start)
+    end = _line_start(handle, block.end) if block.end > block.start else start
+    return start, max(start, end)
+
+
+def count_line_ends(block: Block) -> tuple[int, int]:
+    """``(newlines, lone carriage returns)`` in the lines ``block`` owns."""
+    with _open(block.path) as handle:
+        start, end = owned_range(handle, block)
+        handle.seek(start)
+        newlines = lone = 0
+        left, carry = end - start, b""
+        while left > 0:
+            data = handle.read(min(_READ, left))
+            if not data:
+                break
+            left -= len(data)
+            newlines += data.count(b"\n")
+            joined = carry + data  # a CR LF pair may straddle two reads
+            lone += joined.count(b"\r") - joined.count(b"\r\n") - carry.count(b"\r")
+            carry = data[-1:]
+        return newlines, lone
+
+
+def numbered(blocks: list[Block], counts: list[tuple[int, int]]) -> list[Block]:
+    """``blocks`` with their first line numbers, from each earlier block's counts.
+
+    ``first_line`` counts LF (the strict reader's lines); ``first_universal``
+    also counts lone CRs (the released reader's universal newlines).
+    """
+    numbered_blocks, newlines, lone = [], 0, 0
+    for block, (n, cr) in zip(blocks, counts, strict=True):
+        numbered_blocks.append(replace(block, first_line=1 + newlines,
+                                       first_universal=1 + newlines + lone))  # fmt: skip
+        newlines, lone = newlines + n, lone + cr
+    return numbered_blocks
+
+
+def iter_block_lines(block: Block) -> Iterator[bytes]:
+    """The raw lines ``block`` owns, each with its line end (the file's last may lack one)."""
+    with _open(block.path) as handle:
+        start, end = owned_range(handle, block)
+        handle.seek(start)
+        position = start
+        while position < end:
+            line = handle.readline()
+            if not line:
+                return
+            position += len(line)
+            yield line
+
+
+def read_block_rows(
+    block: Block, field: str | None, keep: Set[str], released: Oddities | None
+) -> tuple[list[PredictionRow], InputFileError | None]:
+    """The prediction rows of one block, in order, and the input error that ended it.
+
+    Rows whose id is not in ``keep`` lose their text (only the id, place and field
+    are needed to count and place them), so a block's rows stay small. An input
+    error (bad JSON, no id, …) is returned, not raised, with the rows before it: the
+    caller raises it where a whole-file read would.
+    """
+    rows: list[PredictionRow] = []
+    lines = iter_block_lines(block)
+    first = (block.first_line, block.first_universal)
+    try:
+        for line, record in iter_jsonl_stream(lines, block.path, released=released, first=first):
+            row = row_from_record(record, field, block.path, line, released)
+            if row.id not in keep:
+                row = PredictionRow(row.id, "", row.status, row.field, row.path, row.line)
+            rows.append(row)
+    except InputFileError as error:
+        return rows, error
+    return rows, None
