@@ -203,6 +203,16 @@ def test_score_file_cli(
     assert local[0] == remote[0] == 0, remote[2]
     assert local[1] == remote[1]
     assert "8/8 partitions done" in remote[2]
+    outputs = []
+    for run in ((), ("--dask", client.scheduler.address)):
+        folder = tmp_path / f"run{len(outputs)}"
+        folder.mkdir()
+        code, out, err = cli("score", "-m", f"{metric},f1", "--file", str(pairs), "--json",
+                             "--confidence", "0.9", "--resamples", "200",
+                             "--per-item", str(folder / "items.jsonl"), *run)  # fmt: skip
+        assert code == 0, err
+        outputs.append((out.replace(str(folder), "X"), (folder / "items.jsonl").read_bytes()))
+    assert outputs[0] == outputs[1]  # --json document (intervals too) and --per-item rows
 
 
 def test_structured_identical(client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
