@@ -1,20 +1,33 @@
 """Local single process vs a Dask LocalCluster, side by side (issue 11).
 
-    python bench/dask_bench.py                 # 40 systems x 5,000 questions, 2 workers
-    python bench/dask_bench.py --full          # 200 systems x 20,000 questions (long)
-    python bench/dask_bench.py --big-rows 2000000   # one large prediction file too
+    python bench/dask_bench.py            # the issue's sizes: 200 x 20,000 and a 5 GB-class file
+    python bench/dask_bench.py --quick    # small sizes, for development (a minute when idle)
 
-Prints wall time of ``evaluate`` in process and on ``local:N`` (cluster start-up
-timed apart), the ratio, the overhead on a small job (13 x 1,345), whether the
-results are identical, and peak RSS of the client and of each worker.
+Generated XL-DocBench-shaped data (concise, medium and verbose answers). Prints:
+
+- one prediction file of about ``--big-gb`` GB (scaled down to a third of the free
+  disk, and said so), evaluated on ``local:N`` in byte-range blocks, with the
+  peak RSS of the client and of each worker (a fresh cluster, so the peaks are
+  this step's);
+- cluster start-up time;
+- a size series from the small job (13 x 1,345) up: wall time in process and on
+  ``local:N``, whether the results are identical, and the first size at which the
+  cluster wins;
+- the large job (``--systems`` x ``--questions``, default 200 x 20,000).
+
+Each figure is printed with the machine's load average beside it: on a shared
+machine the times are noisy, the ratios less so. ``TARGET`` lines follow the
+convention of ``bench/run_all.py``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import resource
+import shutil
 import sys
 import tempfile
 import time
@@ -22,16 +35,39 @@ from pathlib import Path
 from typing import Any
 
 from assay.evaluation.runs import SystemInput, evaluate
+from assay.io import blocks
 
-WORDS = "the of annual revenue board chair growth percent million report page table figure".split()
+WORDS = (
+    "the of annual revenue board chair growth percent million report page table figure "
+    "net income quarter fiscal year operating margin segment total assets liabilities "
+    "equity cash flow dividend share price earnings guidance outlook risk"
+).split()
 
 
 def _peak_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def make_data(folder: Path, systems: int, questions: int, seed: int = 5) -> list[SystemInput]:
-    """XL-DocBench-shaped gold and ``systems`` prediction files of mixed answer lengths."""
+def _load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"load {one:.1f} {five:.1f} {fifteen:.1f}"
+
+
+def target(name: str, measured: str, goal: str, met: bool) -> None:
+    """One ``TARGET`` line (see ``bench/run_all.py``)."""
+    print(f"TARGET {name} | {measured} | {goal} | {'MET' if met else 'NOT MET'}", flush=True)
+
+
+def answer(rng: random.Random, value: str, correct: float, verbose: int) -> str:
+    """A prediction: the gold value (or a wrong one), padded to a realistic length."""
+    text = value if rng.random() < correct else " ".join(rng.choices(WORDS, k=3))
+    if verbose:
+        text = f"{text} " + " ".join(rng.choices(WORDS, k=20 * verbose))
+    return text
+
+
+def make_gold(folder: Path, questions: int, seed: int = 5) -> tuple[Path, list[str]]:
+    """An XL-DocBench-shaped gold file; returns its path and the answer values."""
     rng = random.Random(seed)
     gold = folder / "gold.jsonl"
     answers = []
@@ -48,95 +84,149 @@ def make_data(folder: Path, systems: int, questions: int, seed: int = 5) -> list
                 "metadata": {"domain": rng.choice(["finance", "law"]),
                              "evidence_sources": ["text"]},
             }) + "\n")  # fmt: skip
+    return gold, answers
+
+
+def make_systems(
+    folder: Path, answers: list[str], systems: int, seed: int = 7
+) -> list[SystemInput]:
+    """``systems`` prediction files: a third concise, a third medium, a third verbose."""
+    rng = random.Random(seed)
     entries = []
     for s in range(systems):
         path = folder / f"sys{s:03d}.jsonl"
-        verbose = s % 3
         with path.open("w", encoding="utf-8") as out:
             for i, value in enumerate(answers):
-                text = value if rng.random() < 0.6 else " ".join(rng.choices(WORDS, k=3))
-                if verbose:
-                    text = f"{text} " + " ".join(rng.choices(WORDS, k=20 * verbose))
+                text = answer(rng, value, 0.6, s % 3)
                 out.write(json.dumps({"question_id": f"q{i}", "prediction": text}) + "\n")
         entries.append(SystemInput(path.stem, (str(path),)))
     return entries
 
 
-def run(label: str, gold: Path, systems: list[SystemInput], executor: Any) -> tuple[Any, float]:
-    """Evaluate once; print and return the result and the wall time."""
+def timed(gold: Path, systems: list[SystemInput], executor: Any) -> tuple[Any, float]:
+    """Evaluate once; return the result and the wall time."""
     start = time.perf_counter()
     result = evaluate([gold], systems, executor=executor)
-    wall = time.perf_counter() - start
-    rows = len(systems) * sum(1 for _ in gold.open())
-    print(f"  {label:<34} {wall:8.2f} s   {rows / wall:12,.0f} predictions/s")
-    return result, wall
+    return result, time.perf_counter() - start
+
+
+def compare(label: str, root: Path, systems: int, questions: int, client: Any) -> bool:
+    """One size in process and on the cluster; prints both; True when the cluster wins."""
+    folder = root / f"{systems}x{questions}"
+    folder.mkdir()
+    gold, answers = make_gold(folder, questions)
+    entries = make_systems(folder, answers, systems)
+    here, t_here = timed(gold, entries, None)
+    there, t_there = timed(gold, entries, client)
+    rows = systems * questions
+    print(
+        f"{label} {systems} x {questions:,} ({rows:,} predictions): in process {t_here:.2f} s, "
+        f"cluster {t_there:.2f} s, ratio {t_here / t_there:.2f}x, identical {here == there}; "
+        f"{_load()}",
+        flush=True,
+    )
+    target(f"dask {systems}x{questions} identical to local", str(here == there), "True",
+           here == there)  # fmt: skip
+    shutil.rmtree(folder)
+    return t_there < t_here
+
+
+def _cluster(workers: int) -> Any:
+    from dask.distributed import LocalCluster
+
+    return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                        dashboard_address=None, silence_logs=50)  # fmt: skip
+
+
+def big_file(root: Path, gigabytes: float, workers: int) -> None:
+    """One large prediction file, read in blocks on a fresh cluster; peak memory per process."""
+    from dask.distributed import Client
+
+    free = shutil.disk_usage(root).free / 1e9
+    size = min(gigabytes, free / 3)
+    if size < gigabytes:
+        print(f"big file: scaled down to {size:.2f} GB (free disk {free:.1f} GB)")
+    folder = root / "big"
+    folder.mkdir()
+    gold, answers = make_gold(folder, 20_000)
+    path = folder / "huge.jsonl"
+    rng = random.Random(11)
+    start = time.perf_counter()
+    with path.open("w", encoding="utf-8") as out:
+        for i, value in enumerate(answers):  # every gold question once, then other ids
+            out.write(
+                json.dumps({"question_id": f"q{i}", "prediction": answer(rng, value, 0.6, 1)})
+            )
+            out.write("\n")
+        pads = [" ".join(rng.choices(WORDS, k=k)) for k in (3, 20, 40, 60) for _ in range(50)]
+        written, n, limit = out.tell(), 0, int(size * 1e9)
+        while written < limit:
+            line = f'{{"question_id": "other-{n}", "prediction": "{pads[n % len(pads)]}"}}\n'
+            out.write(line)
+            written += len(line)
+            n += 1
+    print(f"big file: {path.stat().st_size / 1e9:.2f} GB, {len(answers) + n:,} rows, written in "
+          f"{time.perf_counter() - start:.1f} s", flush=True)  # fmt: skip
+    before = _peak_mib()
+    with _cluster(workers) as cluster, Client(cluster) as client:
+        start = time.perf_counter()
+        result = evaluate([gold], [SystemInput("huge", (str(path),))], executor=client)
+        wall = time.perf_counter() - start
+        peaks = client.run(lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+    overall = result.systems[0].overall
+    parts = -(-path.stat().st_size // blocks.BLOCK_BYTES)
+    print(f"big file on local:{workers}, {parts} blocks of {blocks.BLOCK_BYTES / 2**20:g} MiB: "
+          f"{wall:.1f} s ({path.stat().st_size / 1e9 / wall:.3f} "
+          f"GB/s), accuracy {overall.accuracy:.4f}; {_load()}", flush=True)  # fmt: skip
+    client_peak = max(before, _peak_mib())
+    print(f"  peak RSS client {client_peak:.0f} MiB")
+    for address, mib in sorted(peaks.items()):
+        print(f"  peak RSS worker {address}: {mib:.0f} MiB")
+    gib = path.stat().st_size / 2**30
+    target(f"big file {gib:.1f} GiB: client peak RSS", f"{client_peak:.0f} MiB", "< 1024 MiB",
+           client_peak < 1024)  # fmt: skip
+    target(f"big file {gib:.1f} GiB: worker peak RSS", f"{max(peaks.values()):.0f} MiB",
+           "< 1024 MiB", max(peaks.values()) < 1024)  # fmt: skip
+    path.unlink()
 
 
 def main() -> int:
     """Run the comparison and print the figures."""
     parser = argparse.ArgumentParser()
-    parser.add_argument("--systems", type=int, default=40)
-    parser.add_argument("--questions", type=int, default=5000)
+    parser.add_argument("--quick", action="store_true", help="small sizes, for development")
+    parser.add_argument("--systems", type=int, default=200)
+    parser.add_argument("--questions", type=int, default=20_000)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--full", action="store_true", help="200 systems x 20,000 questions")
-    parser.add_argument("--big-rows", type=int, default=0, help="one extra file of N rows")
+    parser.add_argument("--big-gb", type=float, default=5.0, help="size of the large file")
+    parser.add_argument("--block-mb", type=float, default=64, help="block size (MiB)")
     args = parser.parse_args()
-    if args.full:
-        args.systems, args.questions = 200, 20000
+    series = [(13, 1345), (40, 5000), (100, 10_000)]
+    if args.quick:
+        args.systems, args.questions, args.big_gb, args.block_mb = 20, 2000, 0.05, 4
+        series = [(13, 1345)]
+    blocks.BLOCK_BYTES = int(args.block_mb * 2**20)
     try:
-        from dask.distributed import Client, LocalCluster
+        from dask.distributed import Client
     except ImportError:
         print("dask is not installed: pip install 'assay[dask]'")
         return 1
+    print(f"{os.cpu_count()} cores; {_load()}", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        small_dir, big_dir = root / "small", root / "big"
-        small_dir.mkdir()
-        big_dir.mkdir()
-        small = make_data(small_dir, 13, 1345)
-        big = make_data(big_dir, args.systems, args.questions)
+        big_file(root, args.big_gb, args.workers)
         start = time.perf_counter()
-        with (
-            LocalCluster(n_workers=args.workers, threads_per_worker=1, dashboard_address=None,
-                         silence_logs=40) as cluster,
-            Client(cluster) as client,
-        ):  # fmt: skip
+        with _cluster(args.workers) as cluster, Client(cluster) as client:
             print(f"cluster start-up (local:{args.workers}): {time.perf_counter() - start:.2f} s")
-            print("small job: 13 systems x 1,345 questions")
-            a, t_local = run("in process", small_dir / "gold.jsonl", small, None)
-            b, t_dask = run(f"local:{args.workers}", small_dir / "gold.jsonl", small, client)
-            print(f"  identical: {a == b}; cluster overhead {t_dask - t_local:+.2f} s")
-            print(f"large job: {args.systems} systems x {args.questions:,} questions")
-            a, t_local = run("in process", big_dir / "gold.jsonl", big, None)
-            b, t_dask = run(f"local:{args.workers}", big_dir / "gold.jsonl", big, client)
-            print(
-                f"  identical: {a == b}; speed-up {t_local / t_dask:.2f}x on {args.workers} workers"
-            )
-            if args.big_rows:
-                _big_file(root, big_dir, args.big_rows, client)
-            workers = client.run(lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
-            for address, mib in sorted(workers.items()):
-                print(f"  peak RSS worker {address}: {mib:.0f} MiB")
-        print(f"  peak RSS client: {_peak_mib():.0f} MiB")
+            wins = None
+            for systems, questions in series:
+                label = "small job" if (systems, questions) == (13, 1345) else "series"
+                if compare(label, root, systems, questions, client) and wins is None:
+                    wins = f"{systems} x {questions:,}"
+            won = compare("large job", root, args.systems, args.questions, client)
+            if wins is None and won:
+                wins = f"{args.systems} x {args.questions:,}"
+        print(f"the cluster first wins at: {wins or 'no size measured here'}")
     return 0
-
-
-def _big_file(root: Path, big_dir: Path, rows: int, client: Any) -> None:
-    """One prediction file with ``rows`` rows (most of them extra ids), scored on the cluster."""
-    path = root / "huge.jsonl"
-    line = json.dumps({"question_id": "extra", "prediction": " ".join(WORDS * 4)}) + "\n"
-    with path.open("w", encoding="utf-8") as out:
-        for source in big_dir.glob("sys000.jsonl"):
-            out.write(source.read_text(encoding="utf-8"))
-        for i in range(rows):
-            out.write(line.replace('"extra"', f'"x{i}"'))
-    size = path.stat().st_size / 2**30
-    before = _peak_mib()
-    start = time.perf_counter()
-    evaluate([big_dir / "gold.jsonl"], [SystemInput("huge", (str(path),))], executor=client)
-    wall = time.perf_counter() - start
-    print(f"big file: {rows:,} rows, {size:.2f} GiB on local workers: {wall:.2f} s; "
-          f"client peak RSS {before:.0f} -> {_peak_mib():.0f} MiB")  # fmt: skip
 
 
 if __name__ == "__main__":
