@@ -30,7 +30,7 @@ from assay.evaluation.runs import (
 from assay.io.output import is_stdout, refuse_overwriting_inputs
 from assay.io.sources import STDIN, base_name
 
-PREDICTION_SUFFIXES = (".jsonl", ".json", ".csv", ".tsv")
+PREDICTION_SUFFIXES = (".jsonl", ".json", ".csv", ".tsv", ".parquet", ".pq")
 
 
 def system_name(path: Path) -> str:
@@ -56,7 +56,8 @@ def systems_from_options(
             files = sorted(p for p in path.iterdir() if is_prediction_file(p))
             if not files:
                 raise InvalidOptionError(
-                    f"--predictions {path}: no .jsonl or .json files (nor .csv, .tsv) in it"
+                    f"--predictions {path}: no .jsonl or .json files "
+                    "(nor .csv, .tsv, .parquet) in it"
                 )
             systems += [SystemInput(system_name(f), (str(f),)) for f in files]
         else:

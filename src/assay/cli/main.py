@@ -99,7 +99,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "report": (
         "report_cmd",
         "report_command",
-        "Re-render a saved report as Markdown, HTML or CSV.",
+        "Re-render a saved report as Markdown, HTML, CSV or Parquet.",
     ),
     "score": (
         "metric_cmds",

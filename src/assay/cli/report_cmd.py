@@ -1,4 +1,7 @@
-"""``assay report``: re-render a saved result JSON as Markdown, HTML or CSV (no raw inputs)."""
+"""``assay report``: re-render a saved result JSON as Markdown, HTML, CSV or Parquet.
+
+No raw inputs are read: everything comes from the saved document.
+"""
 
 from __future__ import annotations
 
@@ -12,11 +15,11 @@ from assay.cli.stdout import echo_written
 _FILE = click.Path(dir_okay=False, path_type=Path)
 
 
-@click.command("report", short_help="Re-render a saved report as Markdown, HTML or CSV.")
+@click.command("report", short_help="Re-render a saved report as Markdown, HTML, CSV or Parquet.")
 @click.argument("report_json", type=_FILE)
 @click.option(
-    "--format", "fmt", type=click.Choice(["md", "html", "csv"]), required=True,
-    help="Output format.",
+    "--format", "fmt", type=click.Choice(["md", "html", "csv", "parquet"]), required=True,
+    help="Output format (parquet: the per-item frame; needs pip install 'assay[parquet]').",
 )  # fmt: skip
 @click.option(
     "--output", type=_FILE, required=True, help="Where to write the file (- for standard output)."
@@ -45,6 +48,12 @@ def report_command(
     document = load_result(report_json)
     check_saved_scatters(document, str(report_json))
     document = add_scatters(document, scatters)
+    if fmt == "parquet":
+        from assay.io.output import write_bytes
+        from assay.report.parquet import render_parquet
+
+        echo_written([write_bytes(output, render_parquet(document), option="--output")])
+        return
     if fmt == "md":
         from assay.report.result.markdown import render_result_markdown
 

@@ -310,6 +310,11 @@ ANSWER_COLUMNS = ("format", "verification_rule")
 FLAT_FLAG = "is_unanswerable"
 
 
+def is_flat_row(record: dict[str, Any]) -> bool:
+    """True for a Parquet gold row in the CSV shape: no ``metadata``, a plain ``answer``."""
+    return "metadata" not in record and not isinstance(record.get("answer"), dict)
+
+
 def nest_flat_row(record: dict[str, Any]) -> dict[str, Any]:
     """A CSV/TSV gold row (all text) in the nested JSONL shape.
 
@@ -328,25 +333,30 @@ def nest_flat_row(record: dict[str, Any]) -> dict[str, Any]:
         k: record[k] for k in (*LABEL_FIELDS, "evidence_sources") if k in record
     }
     flag = record.get(FLAT_FLAG)
-    if flag is not None:
+    if isinstance(flag, str):
         meta[FLAT_FLAG] = {"true": True, "false": False}.get(flag.strip().lower(), flag)
+    elif flag is not None:  # a Parquet boolean column
+        meta[FLAT_FLAG] = flag
     if meta:
         row["metadata"] = meta
     return row
 
 
 def iter_gold(path: str | Path, released: Oddities | None = None) -> Iterator[GoldQuestion]:
-    """Stream the gold questions of one JSONL (or CSV/TSV, see :func:`nest_flat_row`) file.
+    """Stream the gold questions of one JSONL, CSV/TSV or Parquet file.
+
+    CSV/TSV rows, and Parquet rows without ``metadata`` whose ``answer`` is plain text,
+    are in the flat shape :func:`nest_flat_row` nests.
 
     Raises:
         InputFileError: as :func:`parse_gold_row`, or the file holds no rows (with
             ``released``: noted instead, the released evaluator reads it as no questions).
     """
     count, name = 0, display_name(path)
-    flat = input_kind(path) in ("csv", "tsv")
+    kind = input_kind(path)
     for line, row in iter_records(path, released=released):
         count += 1
-        if flat:
+        if kind in ("csv", "tsv") or (kind == "parquet" and is_flat_row(row)):
             row = nest_flat_row(row)
         if released is None:
             yield parse_gold_row(row, name, line)

@@ -53,11 +53,17 @@ def input_kind(path: str | Path) -> str:
     """How an input is read, from its name without a compression suffix.
 
     ``jsonl`` for ``.jsonl`` and for ``-`` (standard input), ``csv`` or ``tsv`` for
-    those suffixes, ``json`` (one JSON document) for anything else.
+    those suffixes, ``json`` (one JSON document) for anything else. ``parquet`` for
+    ``.parquet`` / ``.pq`` and for any file whose content is Parquet (``PAR1`` at both
+    ends; see :mod:`assay.io.parquet`), whatever its name.
     """
     if str(path) == STDIN:
         return "jsonl"
+    from assay.io.parquet import SUFFIXES, has_parquet_magic
+
     name = base_name(path)
+    if name.endswith(SUFFIXES) or has_parquet_magic(path):
+        return "parquet"
     for suffix in (".jsonl", *TABLE_DELIMITERS):
         if name.endswith(suffix):
             return suffix[1:]

@@ -88,12 +88,22 @@ def _record(names: list[str], cells: list[str], path: str, line: int) -> dict[st
 def iter_records(
     path: str | Path, *, released: Oddities | None = None
 ) -> Iterator[tuple[int, dict[str, Any]]]:
-    """``(line, record)`` of a JSONL file, or of a CSV/TSV file chosen by its suffix.
+    """``(line, record)`` of a JSONL file, a CSV/TSV file (by suffix) or a Parquet file.
+
+    Parquet (by suffix or content, :func:`assay.io.parquet.iter_parquet`) gives the row
+    number, counting from 1, in place of the line.
 
     Raises:
-        InputFileError: as :func:`assay.io.jsonl.iter_jsonl` or :func:`iter_table`.
+        InputFileError: as :func:`assay.io.jsonl.iter_jsonl`, :func:`iter_table` or
+            :func:`assay.io.parquet.iter_parquet`.
+        MissingExtraError: a Parquet file without pyarrow installed.
     """
-    if input_kind(path) in ("csv", "tsv"):
+    kind = input_kind(path)
+    if kind == "parquet":
+        from assay.io.parquet import iter_parquet
+
+        yield from iter_parquet(path)
+    elif kind in ("csv", "tsv"):
         yield from iter_table(path)
     else:
         yield from iter_jsonl(path, released=released)
