@@ -11,13 +11,19 @@ references, written as JSONL files in a temporary folder. Then:
   aggregation (``to_dict``) and rendering the JSON report, beside the standard
   library's ``json.dumps(..., indent=2)`` that it replaces (same bytes, checked).
 
-Run: ``PYTHONPATH=src python bench/bench_structured.py [N]``. Prints
+Run: ``PYTHONPATH=src python bench/bench_structured.py [N] [--profile]``. Prints
 ``TARGET assay structured 10,000 items end to end | … | <= 1.5 s | MET/NOT MET``.
+``--profile`` also runs the command once in this process under cProfile and prints
+the functions with the most own time (and the cumulative top).
 """
 
 from __future__ import annotations
 
+import contextlib
+import cProfile
+import io
 import json
+import pstats
 import subprocess
 import sys
 import tempfile
@@ -58,7 +64,26 @@ def write_inputs(folder: Path, n: int) -> tuple[Path, Path, Path]:
     return items, base / "product.schema.json", references
 
 
-def main(n: int) -> None:
+def profile(command: list[str], top: int = 25) -> None:
+    """Run ``assay structured`` in this process under cProfile; print the top functions."""
+    from assay.cli.main import main as cli
+
+    profiler = cProfile.Profile()
+    with contextlib.redirect_stdout(io.StringIO()):  # the terminal report is not shown
+        profiler.enable()
+        try:
+            cli(command[3:])
+        except SystemExit:
+            pass
+        profiler.disable()
+    for order in ("tottime", "cumulative"):
+        text = io.StringIO()
+        pstats.Stats(profiler, stream=text).sort_stats(order).print_stats(top)
+        print(f"--- profile: top {top} by {order} ---")
+        print(text.getvalue().split("\n", 4)[-1].strip("\n"))
+
+
+def main(n: int, with_profile: bool = False) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         items, schema, references = write_inputs(folder, n)
@@ -68,6 +93,8 @@ def main(n: int) -> None:
         run = lambda: subprocess.run(command, check=True, stdout=subprocess.DEVNULL)  # noqa: E731
         end_to_end, _ = best_of(run)
         size = (folder / "report.json").stat().st_size
+        if with_profile:
+            profile(command)
         scored, report = best_of(lambda: score_structured(items, schema, references=references))
         aggregated, data = best_of(report.to_dict)
         rendered, text = best_of(lambda: render_structured_json(data))
@@ -86,4 +113,5 @@ def main(n: int) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 10_000)
+    args = [a for a in sys.argv[1:] if a != "--profile"]
+    main(int(args[0]) if args else 10_000, "--profile" in sys.argv[1:])

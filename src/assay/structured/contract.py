@@ -32,6 +32,7 @@ from typing import Any
 from assay.errors import InputFileError
 from assay.io.jsonl import loads_strict
 from assay.structured.ecma_regex import DEFAULT_TIMEOUT, PatternError, compile_pattern
+from assay.structured.schema_compiled import compile_schema
 from assay.structured.schema_formats import format_checker
 from assay.structured.schema_keywords import (
     RUN,
@@ -115,6 +116,7 @@ class Contract:
     formats_asserted: tuple[str, ...] = field(default=(), init=False)
     formats_not_asserted: tuple[str, ...] = field(default=(), init=False)
     _validator: Any = field(default=None, init=False, compare=False, repr=False)
+    _compiled: Any = field(default=None, init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         _check_schema(self.schema, self.source)
@@ -132,6 +134,7 @@ class Contract:
             self.schema, format_checker=checker, registry=registry_for(self.schema)
         )
         object.__setattr__(self, "_validator", validator)
+        object.__setattr__(self, "_compiled", compile_schema(self.schema, checker))
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle as the inputs (the validator is rebuilt, and rechecked, where it is loaded)."""
@@ -143,6 +146,37 @@ class Contract:
         A pattern search past the time limit is a ``schema.pattern_timeout`` error
         (at the root when a ``not``/``anyOf`` swallowed it); a response nested too
         deeply to validate is one ``nested_too_deep`` error at the root.
+
+        The schema's compiled form (:mod:`~assay.structured.schema_compiled`) gives the
+        errors when it can; a schema it does not cover, or a check that met a pattern
+        time limit or Python's recursion limit, is run through jsonschema instead.
+
+        Raises:
+            InputFileError: a ``$ref`` cannot be resolved (already refused at load).
+        """
+        if self._compiled is not None:
+            found = self._check_compiled(instance)
+            if found is not None:
+                return found
+        return self.check_with_jsonschema(instance)
+
+    def _check_compiled(self, instance: Any) -> tuple[FieldError, ...] | None:
+        run = PatternRun(timeout=self.pattern_timeout)
+        token = RUN.set(run)
+        try:
+            raw = self._compiled(instance)
+        except RecursionError:
+            return None
+        finally:
+            RUN.reset(token)
+        if run.timeouts:
+            return None
+        if not raw:
+            return ()
+        return tuple(sorted({_make(path, "schema." + kind, text) for path, kind, text in raw}))
+
+    def check_with_jsonschema(self, instance: Any) -> tuple[FieldError, ...]:
+        """:meth:`check` through jsonschema alone (the reference the compiled form is tested on).
 
         Raises:
             InputFileError: a ``$ref`` cannot be resolved (already refused at load).
