@@ -162,13 +162,29 @@ def iter_leaves(
 
 
 def extract_claims(value: Any) -> tuple[Claim, ...]:
-    """The claims of a parsed answer, in document order."""
-    from assay.structured.contract import json_pointer
+    """The claims of a parsed answer, in document order.
 
-    return tuple(
-        Claim(field=".".join(str(p) for p in path), value=leaf, pointer=json_pointer(path))
-        for path, leaf in iter_leaves(value)
-    )
+    The same walk as :func:`iter_leaves`, carrying each leaf's field name and JSON
+    pointer as text (built once per level instead of once per leaf).
+    """
+    claims: list[Claim] = []
+    stack: list[tuple[str, str, Any, bool]] = [("", "", value, False)]
+    while stack:
+        field, pointer, node, inside = stack.pop()
+        if isinstance(node, dict):
+            keys = [str(k) for k in node]
+            values = list(node.values())
+        elif isinstance(node, list) and any(isinstance(v, (dict, list)) for v in node):
+            keys, values = [str(i) for i in range(len(node))], node
+        else:
+            if node is not None and inside:
+                claims.append(Claim(field, node, pointer))
+            continue
+        dotted = field + "." if inside else ""
+        for key, child in zip(reversed(keys), reversed(values), strict=True):
+            step = key.replace("~", "~0").replace("/", "~1") if "~" in key or "/" in key else key
+            stack.append((dotted + key, pointer + "/" + step, child, True))
+    return tuple(claims)
 
 
 def text_claims(statements: tuple[str, ...]) -> tuple[Claim, ...]:

@@ -53,7 +53,13 @@ def jsonschema_version() -> str:
 
 def json_pointer(parts: Iterable[str | int]) -> str:
     """RFC 6901 pointer for a path (``~`` → ``~0``, ``/`` → ``~1``); ``""`` is the root."""
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+    names = [p if type(p) is str else str(p) for p in parts]
+    if not names:
+        return ""
+    together = "".join(names)
+    if "~" in together or "/" in together:
+        names = [n.replace("~", "~0").replace("/", "~1") for n in names]
+    return "/" + "/".join(names)
 
 
 def field_name(parts: Iterable[str | int]) -> str:

@@ -189,7 +189,9 @@ def judge_facts(
     reference = item.reference
     required = reference.required if reference else ()
     stated = {c.field for c in claims if not c.free_text}
-    missing = tuple(r for r in required if not any(_states(f, r) for f in stated))
+    missing = tuple(
+        r for r in required if r not in stated and not any(_states(f, r) for f in stated)
+    )
     if source is None:
         return FactResult("unscorable", "format_unparseable", None, (), required, missing)
     if reference is None:

@@ -19,7 +19,6 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from fractions import Fraction
 from typing import Any, Protocol, runtime_checkable
 
 from assay.structured.claims import Claim, FieldReference, Reference, parse_iso_date
@@ -107,8 +106,11 @@ def judge_claims(
     claims: Sequence[Claim], reference: Reference, judge: Judge
 ) -> tuple[ClaimVerdict, ...]:
     """Judge every claim against ``reference`` (field rules or the free-text judge)."""
+    by_field: dict[str, FieldReference] = {}
+    for entry in reference.fields:
+        by_field.setdefault(entry.field, entry)  # the first entry of a field, as Reference.get
     return tuple(
-        judge_text(c, reference, judge) if c.free_text else judge_field(c, reference.get(c.field))
+        judge_text(c, reference, judge) if c.free_text else judge_field(c, by_field.get(c.field))
         for c in claims
     )
 
@@ -136,10 +138,13 @@ def judge_field(claim: Claim, reference: FieldReference | None) -> ClaimVerdict:
         else [reference.value, *reference.aliases]
     )
     expected = reference.value
-    outcomes = [_compare(reference.rule, claim.value, a, reference.tolerance) for a in accepted]
-    if True in outcomes:
-        return ClaimVerdict(claim, SUPPORTED, reference.rule, expected)
-    failure = next((o for o in outcomes if isinstance(o, str)), None)
+    failure = None
+    for value in accepted:  # comparisons have no side effects: stop at the first match
+        outcome = _compare(reference.rule, claim.value, value, reference.tolerance)
+        if outcome is True:
+            return ClaimVerdict(claim, SUPPORTED, reference.rule, expected)
+        if failure is None and isinstance(outcome, str):
+            failure = outcome
     if failure is not None:
         return ClaimVerdict(claim, JUDGE_FAILED, reference.rule, expected, failure)
     return ClaimVerdict(claim, CONTRADICTED, reference.rule, expected, "value differs")
@@ -165,7 +170,8 @@ def _compare_numbers(claim: Any, expected: Any, tolerance: float) -> bool | str:
     """``|claim - expected| <= tolerance``, computed exactly (no float rounding, no overflow).
 
     Each side is read as the decimal number it is written as (a float as its shortest
-    repr, so ``0.1`` and ``"0.1"`` are equal) and compared as a :class:`~fractions.Fraction`.
+    repr, so ``0.1`` and ``"0.1"`` are equal) as an exact ratio of integers, and the
+    inequality is decided in integers (cross-multiplied).
     """
     number = _as_number(claim)
     if isinstance(number, str):
@@ -176,22 +182,28 @@ def _compare_numbers(claim: Any, expected: Any, tolerance: float) -> bool | str:
     limit = _as_number(tolerance)
     if isinstance(limit, str):
         return f"tolerance {_short(tolerance)} {limit}"
-    return abs(number - reference) <= limit
+    (a, b), (c, d), (e, f) = number, reference, limit  # a/b, c/d, e/f with b, d, f > 0
+    return abs(a * d - c * b) * f <= e * b * d
 
 
 # a numeric string's exponent beyond this is too large to compare exactly in reasonable time
 MAX_EXPONENT = 4300
 
 
-def _as_number(value: Any) -> Fraction | str:
-    """The exact value of a JSON number or numeric string, or why there is none."""
+def _as_number(value: Any) -> tuple[int, int] | str:
+    """The exact value of a JSON number or numeric string as a ratio ``(p, q)``, ``q > 0``.
+
+    Or, when there is none, why.
+    """
     if isinstance(value, bool):
         return "is not a number"
     if isinstance(value, int):
-        return Fraction(value)
+        return int(value), 1
     if isinstance(value, float):
         # a JSON number is a decimal literal: read the float as the shortest decimal it prints as
-        return Fraction(repr(value)) if math.isfinite(value) else "is not a finite number"
+        if not math.isfinite(value):
+            return "is not a finite number"
+        return Decimal(repr(value)).as_integer_ratio()
     if not isinstance(value, str):
         return "is not a number"
     try:
@@ -202,7 +214,7 @@ def _as_number(value: Any) -> Fraction | str:
         return "is not a finite number"
     if abs(decimal.adjusted()) > MAX_EXPONENT:
         return f"has an exponent beyond ±{MAX_EXPONENT}; too large to compare exactly"
-    return Fraction(decimal)
+    return decimal.as_integer_ratio()
 
 
 def _short(value: Any) -> str:
