@@ -77,17 +77,17 @@ class StructuredReport:
 
     def to_dict(self) -> dict[str, Any]:
         """The whole report as canonical JSON-ready data (identity checked on the way)."""
-        results = self.results
+        tally = summary.Tally.of(self.results)  # one pass for every aggregate
         return {
             "assay_version": __version__,
             "contract": self.contract.to_dict(),
-            "cross_tab": summary.cross_tab(results),
-            "fact": summary.fact_summary(results),
-            "format": summary.format_summary(results),
-            "headlines": summary.headlines(results),
-            "identity": summary.identity(results),
+            "cross_tab": summary.cross_tab(tally),
+            "fact": summary.fact_summary(tally),
+            "format": summary.format_summary(tally),
+            "headlines": summary.headlines(tally),
+            "identity": summary.identity(tally),
             "inputs": dict(self.inputs),
-            "items": [r.to_dict() for r in results],
+            "items": [r.to_dict() for r in self.results],
             "kind": REPORT_KIND,
             "options": {
                 "confidence": summary.CONFIDENCE,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from assay.errors import AccountingError
@@ -44,15 +45,77 @@ def rate(key: str, name: str, k: int, n: int, definition: str, **extra: int) -> 
     }
 
 
-def identity(results: Sequence[ItemResult]) -> dict[str, Any]:
+@dataclass
+class Tally:
+    """Every count the report needs, gathered in one pass over the item results."""
+
+    total: int = 0
+    buckets: Counter[str] = field(default_factory=Counter)
+    split: Counter[tuple[str, str]] = field(default_factory=Counter)
+    verdicts: Counter[str] = field(default_factory=Counter)
+    required: int = 0
+    missing: int = 0
+    scorable: int = 0
+    end_to_end: int = 0
+    subset_supported: int = 0
+    cells: Counter[tuple[str, bool]] = field(default_factory=Counter)
+    unscorable: Counter[str] = field(default_factory=Counter)
+    reasons: Counter[str] = field(default_factory=Counter)
+    field_errors: Counter[tuple[str, str]] = field(default_factory=Counter)
+    would_pass: int = 0
+    fact_reasons: Counter[str] = field(default_factory=Counter)
+    by_field: dict[str, Counter[str]] = field(default_factory=dict)
+    sources: Counter[str] = field(default_factory=Counter)
+
+    @classmethod
+    def of(cls, results: Sequence[ItemResult]) -> Tally:
+        """Count ``results`` (one pass; each item's ``all_supported`` read once)."""
+        tally = cls(total=len(results))
+        for r in results:
+            tally.add(r)
+        return tally
+
+    def add(self, r: ItemResult) -> None:
+        """Count one item."""
+        bucket, fact, fmt = r.bucket, r.fact, r.format
+        supported = fact.all_supported
+        scorable = fact.status == "scorable"
+        self.buckets[bucket] += 1
+        self.split[(bucket, fact.status)] += 1
+        for verdict in fact.verdicts:
+            self.verdicts[verdict.verdict] += 1
+            self.by_field.setdefault(verdict.claim.field, Counter())[verdict.verdict] += 1
+        self.required += len(fact.required)
+        self.missing += len(fact.missing_required)
+        self.scorable += scorable
+        if bucket == FORMAT_PASS:
+            self.end_to_end += supported
+            self.subset_supported += supported
+        if scorable:
+            self.cells[(bucket, supported)] += 1
+        elif bucket != EMPTY_BUCKET:
+            self.unscorable[bucket] += 1
+        self.reasons.update(fmt.reasons)
+        for error in fmt.field_errors:
+            self.field_errors[(error.field, error.keyword)] += 1
+        self.would_pass += fmt.would_pass_if_unwrapped is True
+        if fact.reason:
+            self.fact_reasons[fact.reason] += 1
+        self.sources[fact.source or "none"] += 1
+
+
+def _tally(results: Sequence[ItemResult] | Tally) -> Tally:
+    return results if isinstance(results, Tally) else Tally.of(results)
+
+
+def identity(results: Sequence[ItemResult] | Tally) -> dict[str, Any]:
     """Bucket counts and the two identities, checked.
 
     Raises:
         AccountingError: if a bucket sum differs from its total.
     """
-    buckets = Counter(r.bucket for r in results)
-    split = Counter((r.bucket, r.fact.status) for r in results)
-    total = len(results)
+    tally = _tally(results)
+    buckets, split, total = tally.buckets, tally.split, tally.total
     counts = {b: buckets[b] for b in BUCKETS}
     out: dict[str, Any] = {"total": total, **counts}
     for bucket in (FORMAT_PASS, FORMAT_FAIL):
@@ -88,26 +151,25 @@ def identity(results: Sequence[ItemResult]) -> dict[str, Any]:
     return out
 
 
-def headlines(results: Sequence[ItemResult]) -> list[dict[str, Any]]:
+def headlines(results: Sequence[ItemResult] | Tally) -> list[dict[str, Any]]:
     """The six headline rates, each with its definition."""
-    total = len(results)
-    verdicts = Counter(v.verdict for r in results for v in r.fact.verdicts)
+    tally = _tally(results)
+    total, verdicts = tally.total, tally.verdicts
     claims = sum(verdicts.values())
-    required = sum(len(r.fact.required) for r in results)
-    missing = sum(len(r.fact.missing_required) for r in results)
-    subset = [r for r in results if r.bucket == FORMAT_PASS]
+    required, missing = tally.required, tally.missing
+    subset = tally.buckets[FORMAT_PASS]
     return [
         rate(
             "format_compliance",
             "format compliance rate",
-            sum(r.bucket == FORMAT_PASS for r in results),
+            subset,
             total,
             "items whose raw response is one JSON value satisfying the contract / all items",
         ),
         rate(
             "scorable_coverage",
             "scorable coverage",
-            sum(r.fact.status == "scorable" for r in results),
+            tally.scorable,
             total,
             "items with a fact judgement (at least one claim judged supported, contradicted "
             "or insufficient) / all items",
@@ -134,30 +196,26 @@ def headlines(results: Sequence[ItemResult]) -> list[dict[str, Any]]:
         rate(
             "end_to_end_pass",
             "end-to-end pass rate",
-            sum(r.end_to_end_pass for r in results),
+            tally.end_to_end,
             total,
             "items with format pass AND every claim supported AND coverage complete / all items",
         ),
         rate(
             "fact_score_format_pass_subset",
             FACT_SCORE_SUBSET_NAME,
-            sum(r.fact.all_supported for r in subset),
-            len(subset),
+            tally.subset_supported,
+            subset,
             "format-pass items with every claim supported and coverage complete / format-pass "
             "items (unscorable format-pass items stay in the denominator)",
-            subset_size=len(subset),
+            subset_size=subset,
         ),
     ]
 
 
-def cross_tab(results: Sequence[ItemResult]) -> dict[str, Any]:
+def cross_tab(results: Sequence[ItemResult] | Tally) -> dict[str, Any]:
     """Format {pass, fail} × fact {all supported, not all supported}, plus unscorable and empty."""
-    cells = Counter(
-        (r.bucket, r.fact.all_supported) for r in results if r.fact.status == "scorable"
-    )
-    unscorable = Counter(
-        r.bucket for r in results if r.fact.status == "unscorable" and r.bucket != EMPTY_BUCKET
-    )
+    tally = _tally(results)
+    cells, unscorable = tally.cells, tally.unscorable
     rows: dict[str, dict[str, int]] = {}
     for bucket in (FORMAT_PASS, FORMAT_FAIL):
         yes, no = cells[(bucket, True)], cells[(bucket, False)]
@@ -167,49 +225,48 @@ def cross_tab(results: Sequence[ItemResult]) -> dict[str, Any]:
         FORMAT_FAIL: unscorable[FORMAT_FAIL],
         "total": unscorable[FORMAT_PASS] + unscorable[FORMAT_FAIL],
     }
-    rows["empty"] = {"total": sum(r.bucket == EMPTY_BUCKET for r in results)}
+    rows["empty"] = {"total": tally.buckets[EMPTY_BUCKET]}
     grand = sum(row["total"] for row in rows.values())
-    if grand != len(results):
-        raise AccountingError(f"cross-tab rows sum to {grand}, not {len(results)} items")
+    if grand != tally.total:
+        raise AccountingError(f"cross-tab rows sum to {grand}, not {tally.total} items")
     return {
         "definition": "rows: format pass / format fail (scorable items), unscorable "
         "(non-empty items without a fact judgement), empty; 'all supported' = every claim "
         "supported and every required item stated",
         "rows": rows,
-        "total": len(results),
+        "total": tally.total,
     }
 
 
-def format_summary(results: Sequence[ItemResult]) -> dict[str, Any]:
+def format_summary(results: Sequence[ItemResult] | Tally) -> dict[str, Any]:
     """Reason-code counts, the unwrapping diagnostic and field-level error counts."""
-    reasons = Counter(code for r in results for code in r.format.reasons)
+    tally = _tally(results)
+    reasons = tally.reasons
     ordered = [c for c in PARSE_REASONS if c in reasons] + sorted(
         c for c in reasons if c not in PARSE_REASONS
     )
-    fields = Counter((e.field, e.keyword) for r in results for e in r.format.field_errors)
+    fields = tally.field_errors
     return {
         "field_errors": [
             {"count": n, "field": f, "keyword": k}
             for (f, k), n in sorted(fields.items(), key=lambda x: (-x[1], x[0]))
         ],
         "reason_counts": {code: reasons[code] for code in ordered},
-        "would_pass_if_unwrapped": sum(r.format.would_pass_if_unwrapped is True for r in results),
+        "would_pass_if_unwrapped": tally.would_pass,
     }
 
 
-def fact_summary(results: Sequence[ItemResult]) -> dict[str, Any]:
+def fact_summary(results: Sequence[ItemResult] | Tally) -> dict[str, Any]:
     """Fact status and unscorable-reason counts, claim verdicts overall and per field."""
-    reasons = Counter(r.fact.reason for r in results if r.fact.reason)
-    by_field: dict[str, Counter[str]] = {}
-    for r in results:
-        for v in r.fact.verdicts:
-            by_field.setdefault(v.claim.field, Counter())[v.verdict] += 1
+    tally = _tally(results)
+    reasons, by_field = tally.fact_reasons, tally.by_field
+    status: Counter[str] = Counter()
+    for (_, state), n in tally.split.items():
+        status[state] += n
     return {
-        "claim_verdicts": {v: sum(r.fact.count(v) for r in results) for v in VERDICTS},
+        "claim_verdicts": {v: tally.verdicts[v] for v in VERDICTS},
         "claims_by_field": {f: {v: c[v] for v in VERDICTS} for f, c in sorted(by_field.items())},
-        "sources": dict(sorted(Counter(r.fact.source or "none" for r in results).items())),
-        "status_counts": {
-            s: sum(r.fact.status == s for r in results) for s in ("scorable", "unscorable")
-        },
+        "sources": dict(sorted(tally.sources.items())),
+        "status_counts": {s: status[s] for s in ("scorable", "unscorable")},
         "unscorable_reasons": {k: reasons[k] for k in UNSCORABLE_REASONS},
     }
