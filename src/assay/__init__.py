@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from assay.api import bind, score, score_corpus, signature
     from assay.evaluation.compare import CompareOptions, result_document
     from assay.evaluation.diff import diff_reports
+    from assay.evaluation.rescore import RescoreResult, rescore
     from assay.evaluation.runs import EvaluationResult, SystemInput, evaluate
     from assay.io.bundled import data_path
     from assay.metrics.corpus import CorpusResult
@@ -56,6 +57,7 @@ _LAZY = {
     **dict.fromkeys(("bind", "score", "score_corpus", "signature"), "assay.api"),
     **dict.fromkeys(("CompareOptions", "result_document"), "assay.evaluation.compare"),
     "diff_reports": "assay.evaluation.diff",
+    **dict.fromkeys(("RescoreResult", "rescore"), "assay.evaluation.rescore"),
     **dict.fromkeys(("EvaluationResult", "SystemInput", "evaluate"), "assay.evaluation.runs"),
     "data_path": "assay.io.bundled",
     "CorpusResult": "assay.metrics.corpus",
@@ -93,6 +95,7 @@ __all__ = [
     "InvalidOptionError",
     "InvalidTypeError",
     "Judge",
+    "RescoreResult",
     "StructuredItem",
     "StructuredReport",
     "SystemInput",
@@ -109,6 +112,7 @@ __all__ = [
     "load_contract",
     "metric_names",
     "normalize",
+    "rescore",
     "result_document",
     "score",
     "score_corpus",

@@ -101,6 +101,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "report_command",
         "Re-render a saved report as Markdown, HTML, CSV or Parquet.",
     ),
+    "rescore": (
+        "rescore_cmd",
+        "rescore_command",
+        "Re-score lm-eval and inspect_ai logs with assay metrics.",
+    ),
     "score": (
         "metric_cmds",
         "score_command",

@@ -1,0 +1,230 @@
+"""lm-evaluation-harness ``--log_samples`` output: samples files and results files.
+
+lm-eval's ``EvaluationTracker`` writes, per run, ``results_<date>.json`` (the
+aggregated results: ``lm_eval_version``, ``model_name``, ``versions``, ``n-shot``,
+``configs``) and one ``samples_<task>_<date>.jsonl`` per task beside it (in
+``OUTPUT/<model>/``). Each samples line is one document under one filter
+(``lm_eval/result_schema.py``, ``SampleResult``): ``doc_id``, ``target`` (written as
+``str(target)``), ``resps``, ``filtered_resps`` and ``filter``.
+
+Mapping: the gold is ``target`` (a target written from a list of strings, e.g.
+``"['a', 'b']"``, is read back as those strings); the prediction is the filtered
+response, ``filtered_resps[0]``. Every filter of a task is a separate log unless one
+is chosen. Multiple-choice samples (log-likelihood pairs) are refused: they hold no
+generated text.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+from typing import Any
+
+from assay.errors import InputFileError
+from assay.io.harness.common import field, mapping, parse_json, read_json_file
+from assay.io.harness.records import LM_EVAL, HarnessLog, HarnessSample
+from assay.io.sources import open_source
+
+_DATE = r"\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d+)?"
+SAMPLES_NAME = re.compile(rf"^samples_(?P<task>.+)_(?P<date>{_DATE})\.jsonl$")
+RESULTS_NAME = re.compile(rf"^(?P<stem>.+)_(?P<date>{_DATE})\.json$")
+PREDICTION_FROM = "filtered_resps[0]"
+
+
+def is_results(document: Any) -> bool:
+    """True for an lm-eval results document."""
+    return isinstance(document, dict) and (
+        "lm_eval_version" in document or {"results", "configs", "versions"} <= document.keys()
+    )
+
+
+def is_sample(record: Any) -> bool:
+    """True for one line of an lm-eval samples file."""
+    return isinstance(record, dict) and {"doc_id", "filtered_resps"} <= record.keys()
+
+
+def read_samples_file(path: str | Path, *, filter_name: str | None = None) -> list[HarnessLog]:
+    """The logs of one samples file: one per filter (or the one chosen).
+
+    The task comes from the file name (``samples_<task>_<date>.jsonl``) and the
+    harness version, model and task version from the results file of the same run
+    beside it, when it is there.
+
+    Raises:
+        InputFileError: a line that is not an lm-eval sample (naming line and field),
+            no samples, or ``filter_name`` absent from the file.
+    """
+    path = Path(path)
+    match = SAMPLES_NAME.match(path.name)
+    task = match.group("task") if match else path.stem.removeprefix("samples_")
+    results = _results_beside(path, match.group("date")) if match else None
+    return _logs(path, task, results, filter_name)
+
+
+def read_results_file(
+    path: str | Path, document: dict[str, Any], *, filter_name: str | None = None
+) -> list[HarnessLog]:
+    """The logs of every task of a results file, read from its samples files.
+
+    Raises:
+        InputFileError: the name has no date, or a task's samples file is missing
+            (the run was made without ``--log_samples``).
+    """
+    path = Path(path)
+    match = RESULTS_NAME.match(path.name)
+    configs = document.get("configs")
+    if match is None or not isinstance(configs, dict) or not configs:
+        raise InputFileError(
+            path,
+            "an lm-eval results file named <name>_<date>.json with its task configs is "
+            "expected; give the samples_<task>_<date>.jsonl file instead",
+        )
+    logs = []
+    for task in sorted(configs):
+        samples = path.parent / f"samples_{task}_{match.group('date')}.jsonl"
+        if not samples.is_file():
+            raise InputFileError(
+                path,
+                f"task {task!r} has no samples file {samples.name} beside it; re-run lm-eval "
+                "with --log_samples, or give the samples file",
+            )
+        logs += _logs(samples, task, (path, document), filter_name)
+    return logs
+
+
+def _results_beside(samples: Path, date: str) -> tuple[Path, dict[str, Any]] | None:
+    for candidate in sorted(samples.parent.glob(f"*_{date}.json")):
+        document = read_json_file(candidate)
+        if is_results(document):
+            return candidate, document
+    return None
+
+
+def _logs(
+    path: Path,
+    task: str,
+    results: tuple[Path, dict[str, Any]] | None,
+    filter_name: str | None,
+) -> list[HarnessLog]:
+    by_filter = _samples_by_filter(path)
+    if filter_name is not None:
+        if filter_name not in by_filter:
+            raise InputFileError(
+                path,
+                f"no samples under filter {filter_name!r}; the file has "
+                + ", ".join(repr(f) for f in by_filter),
+                field="filter",
+            )
+        by_filter = {filter_name: by_filter[filter_name]}
+    facts = _provenance(task, results)
+    return [
+        HarnessLog(
+            path=str(path),
+            harness=LM_EVAL,
+            log_format="lm-eval samples jsonl",
+            format_version=None,
+            task=task,
+            filter=name,
+            prediction_from=PREDICTION_FROM,
+            samples=tuple(samples),
+            **facts,
+        )
+        for name, samples in by_filter.items()
+    ]
+
+
+def _provenance(task: str, results: tuple[Path, dict[str, Any]] | None) -> dict[str, Any]:
+    if results is None:
+        return {"harness_version": None, "task_version": None, "model": None,
+                "extra": {"results_file": None}}  # fmt: skip
+    path, doc = results
+    version = mapping(doc, "versions").get(task)
+    config = mapping(doc, "config")
+    return {
+        "harness_version": _text(doc.get("lm_eval_version")),
+        "task_version": None if version is None else str(version),
+        "model": _text(doc.get("model_name")) or _text(config.get("model")),
+        "extra": {
+            "model_source": _text(doc.get("model_source") or config.get("model")),
+            "n_shot": mapping(doc, "n-shot").get(task),
+            "results_file": path.name,
+        },
+    }
+
+
+def _text(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def _samples_by_filter(path: Path) -> dict[str, list[HarnessSample]]:
+    by_filter: dict[str, list[HarnessSample]] = {}
+    name = str(path)
+    with open_source(path) as handle:
+        for line, record in _records(handle, name):
+            if not is_sample(record):
+                raise InputFileError(
+                    name,
+                    "not an lm-eval sample (no doc_id/filtered_resps); give a "
+                    "samples_<task>_<date>.jsonl file written with --log_samples",
+                    line=line,
+                )
+            filter_name = field(record, "filter", str, name, line=line)
+            by_filter.setdefault(filter_name, []).append(_sample(record, name, line))
+    if not by_filter:
+        raise InputFileError(name, "holds no samples; is the run complete?")
+    return by_filter
+
+
+def _records(handle: Any, name: str) -> Any:
+    for number, raw in enumerate(handle, start=1):
+        if raw.strip():
+            yield number, parse_json(raw, name, line=number)
+
+
+def _sample(record: dict[str, Any], path: str, line: int) -> HarnessSample:
+    doc_id = field(record, "doc_id", int, path, line=line)
+    target = field(record, "target", str, path, line=line)
+    responses = field(record, "filtered_resps", list, path, line=line)
+    return HarnessSample(
+        id=doc_id,
+        epoch=None,
+        targets=targets_of(target),
+        prediction=_response(responses, path, line),
+        where=f"line {line}",
+    )
+
+
+def targets_of(target: str) -> tuple[str, ...]:
+    """The target strings: a written list of strings (``"['a', 'b']"``) read back."""
+    if target.startswith("[") and target.endswith("]"):
+        try:
+            value = ast.literal_eval(target)
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            return (target,)
+        if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+            return tuple(value)
+    return (target,)
+
+
+def _response(responses: list[Any], path: str, line: int) -> str:
+    first = responses[0] if len(responses) == 1 else None
+    if isinstance(first, list) and len(first) == 1 and isinstance(first[0], str):
+        first = first[0]
+    if isinstance(first, str):
+        return first
+    if responses and all(_is_loglikelihood(r) for r in responses):
+        problem = (
+            "holds log-likelihoods (a multiple-choice task); rescore scores generated "
+            "text, from generate_until tasks"
+        )
+    else:
+        problem = (
+            "expected one response per document (a generate_until task whose filter "
+            "ends in take_first)"
+        )
+    raise InputFileError(path, problem, line=line, field="filtered_resps")
+
+
+def _is_loglikelihood(value: Any) -> bool:
+    return isinstance(value, list) and len(value) == 2 and isinstance(value[1], bool | str)
