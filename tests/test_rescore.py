@@ -249,6 +249,14 @@ def test_bad_lm_eval_lines_name_file_line_and_field(harness_logs: dict[str, Path
     assert _invoke_error(str(bad), "-m", "f1").startswith(f"error: {bad}:3: field 'target':")
     bad.write_text(lines[0] + "\n" + lines[1][:40] + "\n", encoding="utf-8")
     assert _invoke_error(str(bad), "-m", "f1").startswith(f"error: {bad}:2: invalid JSON")
+    choice = json.loads(lines[0])  # a multiple-choice task logs log-likelihood pairs
+    choice["filtered_resps"] = [["-1.5", "False"], ["-0.25", "True"]]
+    bad.write_text(json.dumps(choice) + "\n", encoding="utf-8")
+    message = _invoke_error(str(bad), "-m", "f1")
+    assert message.startswith(f"error: {bad}:1: field 'filtered_resps': holds log-likelihoods")
+    assert _invoke_error("-", "-m", "f1") == (
+        "error: -: harness logs are read from files or folders; save the log to a file first"
+    )
     message = _invoke_error(str(harness_logs["samples"]), "-m", "f1", "--filter", "strict")
     assert "no samples under filter 'strict'" in message and "'whole', 'first-word'" in message
 

@@ -131,7 +131,7 @@ def _log_lines(rescored: RescoredLog) -> list[str]:
     if log.filter is not None:
         head.append(f"filter {log.filter}")
     tally = f"{counts['scored']}/{counts['total']} scored, {counts['error']} error"
-    lines = [f"{log.path}: " + " · ".join(head) + f" ({tally})"]
+    lines = [f"{log.path}: " + " · ".join(head) + f" ({tally})", f"  source: {log.signature}"]
     for metric in rescored.metrics:
         lines += [f"  {metric.name}: {metric.value:.6f} ({metric.aggregation} over "
                   f"n={len(metric.values)})", f"  signature: {metric.signature}"]  # fmt: skip
