@@ -305,3 +305,26 @@ def test_a_deflate_eval_archive_reads_as_the_zstandard_one(harness_logs: dict[st
             target.writestr(info.filename, source.read(info))  # zipfile-zstd reads method 93
     a = rescore(harness_logs["eval"], ["f1"]).per_item_rows()
     assert rescore(deflated, ["f1"]).per_item_rows() == a
+
+
+def test_metric_entries_and_intervals_are_assay_scores_on_the_extracted_pairs(
+    harness_logs: dict[str, Path], tmp_path: Path
+):
+    """`rescore --json` entries equal `assay score --json` on the pairs written out."""
+    from inspect_ai.log import read_eval_log
+
+    log = read_eval_log(str(harness_logs["json"]))
+    assert log.samples is not None
+    order = {sid: i for i, sid in enumerate(log.eval.dataset.sample_ids or [])}
+    ok = sorted((s for s in log.samples if s.error is None), key=lambda s: (order[s.id], s.epoch))
+    pairs = tmp_path / "pairs.jsonl"
+    pairs.write_text("".join(json.dumps({"id": f"{s.id}#{s.epoch}", "prediction":
+                     s.output.completion, "targets": [s.target] if isinstance(s.target, str)
+                     else list(s.target)}) + "\n" for s in ok), encoding="utf-8")  # fmt: skip
+    common = ["-m", "f1,corpus_bleu", "--json", "--confidence", "0.9", "--seed", "7"]
+    scored = CliRunner().invoke(cli, ["score", "--file", str(pairs), *common])
+    rescored = CliRunner().invoke(cli, ["rescore", str(harness_logs["json"]), *common])
+    assert scored.exit_code == 0 and rescored.exit_code == 0, scored.output + rescored.output
+    (entry,) = json.loads(rescored.stdout)["logs"]
+    assert entry["metrics"] == json.loads(scored.stdout)["metrics"]
+    assert entry["metrics"][0]["interval"]["seed"] == 7

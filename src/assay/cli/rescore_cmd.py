@@ -3,8 +3,10 @@
 Text output gives, per task log, one line naming where it came from (harness,
 version, task, model, filter) and its accounting, then one ``METRIC: VALUE`` and
 one ``signature:`` line per metric. ``--json`` prints the result document instead
-(kind ``assay.rescore``); ``--output FILE`` writes that document to a file;
-``--per-item FILE`` writes one JSONL row per sample.
+(kind ``assay.rescore``; each metric's entry is the one ``assay score --json``
+writes); ``--output FILE`` writes that document to a file; ``--per-item FILE``
+writes one JSONL row per sample; ``--confidence`` adds seeded bootstrap intervals.
+The metric lines are ``assay score``'s (:func:`assay.cli.score_output.render_text`).
 """
 
 from __future__ import annotations
@@ -16,9 +18,12 @@ from typing import Any
 import click
 
 from assay.cli.metric_cmds import parse_extra_options, parse_options
+from assay.cli.score_output import render_text as metric_lines
 from assay.cli.stdout import echo_written
 from assay.evaluation.rescore import RescoredLog, RescoreResult, rescore
 from assay.io.output import is_stdout, refuse_overwriting_inputs, write_file
+from assay.stats._common import DEFAULT_SEED
+from assay.stats.bootstrap import DEFAULT_RESAMPLES
 
 
 @click.command(
@@ -55,6 +60,12 @@ from assay.io.output import is_stdout, refuse_overwriting_inputs, write_file
               help="Write one JSONL row per sample (log, task, id, epoch, status, each "
               "metric's value); - for stdout.")  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON result document.")
+@click.option("--confidence", type=float, default=None,
+              help="Add a percentile bootstrap interval at this level, e.g. 0.95.")
+@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True,
+              help="Seed of the bootstrap (recorded).")  # fmt: skip
+@click.option("--resamples", type=int, default=DEFAULT_RESAMPLES, show_default=True,
+              help="Bootstrap resamples (recorded).")  # fmt: skip
 @click.option("--tokenizer", default=None, help="Override every metric's tokenizer.")
 @click.option("--normalizer", default=None, help="Override every metric's normalizer.")
 @click.option("--option", "-o", "raw_options", multiple=True, metavar="KEY=VALUE",
@@ -71,6 +82,9 @@ def rescore_command(
     output: Path | None,
     per_item: Path | None,
     as_json: bool,
+    confidence: float | None,
+    seed: int,
+    resamples: int,
     tokenizer: str | None,
     normalizer: str | None,
     raw_options: tuple[str, ...],
@@ -93,7 +107,8 @@ def rescore_command(
     options.update({k: v for k, v in (("tokenizer", tokenizer), ("normalizer", normalizer)) if v})
     result = rescore(
         list(files), list(dict.fromkeys(names)), profile=profile, answer_format=answer_format,
-        filter_name=filter_name, prediction_from=prediction_from, **options,
+        filter_name=filter_name, prediction_from=prediction_from, confidence=confidence,
+        seed=seed, resamples=resamples, **options,
     )  # fmt: skip
     document = document_text(result)
     written = []
@@ -132,7 +147,5 @@ def _log_lines(rescored: RescoredLog) -> list[str]:
         head.append(f"filter {log.filter}")
     tally = f"{counts['scored']}/{counts['total']} scored, {counts['error']} error"
     lines = [f"{log.path}: " + " · ".join(head) + f" ({tally})", f"  source: {log.signature}"]
-    for metric in rescored.metrics:
-        lines += [f"  {metric.name}: {metric.value:.6f} ({metric.aggregation} over "
-                  f"n={len(metric.values)})", f"  signature: {metric.signature}"]  # fmt: skip
-    return lines
+    entries = [metric.to_dict() for metric in rescored.metrics]
+    return lines + ["  " + line for line in metric_lines(entries).splitlines()]

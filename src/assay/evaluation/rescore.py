@@ -27,6 +27,9 @@ from assay.io.gold import GoldQuestion
 from assay.io.harness import HarnessLog, HarnessSample, read_harness_logs
 from assay.metrics.base import BoundMetric
 from assay.metrics.corpus import CorpusResult
+from assay.metrics.interval import corpus_interval
+from assay.stats._common import DEFAULT_SEED
+from assay.stats.bootstrap import DEFAULT_RESAMPLES, BootstrapEstimate, bootstrap
 
 PROFILE_NUMBERS = ("accuracy", "token_f1", "anls")
 
@@ -40,16 +43,27 @@ class MetricScores:
     value: float
     aggregation: str
     values: tuple[float, ...]
+    interval: BootstrapEstimate | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """The canonical JSON form (per-item values are in the per-item rows)."""
+        """The JSON entry ``assay score --json`` writes (per-item values are in the rows)."""
         return {
             "aggregation": self.aggregation,
+            "interval": None if self.interval is None else self.interval.to_dict(),
             "metric": self.name,
             "n": len(self.values),
             "signature": self.signature,
             "value": self.value,
         }
+
+
+@dataclass(frozen=True, slots=True)
+class Interval:
+    """A seeded percentile bootstrap interval: level (``None``: none), seed, resamples."""
+
+    confidence: float | None = None
+    seed: int = DEFAULT_SEED
+    resamples: int = DEFAULT_RESAMPLES
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +135,9 @@ def rescore(
     answer_format: str = "Str",
     filter_name: str | None = None,
     prediction_from: str = "completion",
+    confidence: float | None = None,
+    seed: int = DEFAULT_SEED,
+    resamples: int = DEFAULT_RESAMPLES,
     **options: Any,
 ) -> RescoreResult:
     """Re-score lm-evaluation-harness and inspect_ai logs with assay metrics.
@@ -133,6 +150,11 @@ def rescore(
         answer_format: the gold answer format the profile types answers by.
         filter_name: lm-eval only: score this filter's responses (default: each).
         prediction_from: inspect_ai only: ``completion``, ``scorer`` or ``scorer:NAME``.
+        confidence: add a percentile bootstrap interval at this level (e.g. 0.95) to
+            each value, as ``assay score --confidence`` does (corpus metrics resample
+            their statistics); ``seed`` and ``resamples`` are recorded.
+        seed: the bootstrap seed.
+        resamples: the bootstrap resample count.
         **options: metric options, applied to every metric (as for ``score_corpus``).
 
     Returns:
@@ -151,10 +173,14 @@ def rescore(
     if isinstance(paths, str | Path):
         paths = [paths]
     logs = read_harness_logs(paths, filter_name=filter_name, prediction_from=prediction_from)
-    rescored = tuple(_rescore_log(log, bound, chosen, answer_format, options) for log in logs)
+    interval = Interval(confidence, seed, resamples)
+    rescored = tuple(
+        _rescore_log(log, bound, chosen, answer_format, interval, options) for log in logs
+    )
     recorded = {"answer_format": answer_format if chosen else None, "filter": filter_name,
                 "metric_options": dict(sorted(options.items())), "prediction_from":
-                prediction_from, "profile": profile}  # fmt: skip
+                prediction_from, "profile": profile, "confidence": confidence,
+                "n_resamples": resamples, "seed": seed}  # fmt: skip
     return RescoreResult(rescored, recorded)
 
 
@@ -171,6 +197,7 @@ def _rescore_log(
     metrics: list[BoundMetric],
     profile: Profile | None,
     answer_format: str,
+    interval: Interval,
     options: dict[str, Any],
 ) -> RescoredLog:
     scored = tuple(s for s in log.samples if s.prediction is not None)
@@ -182,22 +209,34 @@ def _rescore_log(
     predictions = [str(s.prediction) for s in scored]
     targets = [list(s.targets) for s in scored]
     results = [
-        _metric_scores(m, score_corpus(m.spec.name, predictions, targets, **options))
+        _metric_scores(m, score_corpus(m.spec.name, predictions, targets, **options), interval)
         for m in metrics
     ]
     if profile is not None:
-        results += _profile_scores(profile, scored, answer_format)
+        results += _profile_scores(profile, scored, answer_format, interval)
     return RescoredLog(log, scored, errors, tuple(results))
 
 
-def _metric_scores(metric: BoundMetric, result: CorpusResult) -> MetricScores:
+def _metric_scores(metric: BoundMetric, result: CorpusResult, interval: Interval) -> MetricScores:
+    estimate = None
+    if interval.confidence is not None:
+        estimate = corpus_interval(metric, result, confidence=interval.confidence,
+                                   seed=interval.seed, n_resamples=interval.resamples)  # fmt: skip
     return MetricScores(
-        metric.spec.name, result.signature, result.value, result.aggregation, result.values
-    )
+        metric.spec.name, result.signature, result.value, result.aggregation, result.values,
+        estimate,
+    )  # fmt: skip
+
+
+def _mean_interval(values: list[float], interval: Interval) -> BootstrapEstimate | None:
+    if interval.confidence is None:
+        return None
+    return bootstrap(values, n_resamples=interval.resamples, seed=interval.seed,
+                     confidence=interval.confidence)  # fmt: skip
 
 
 def _profile_scores(
-    profile: Profile, samples: tuple[HarnessSample, ...], answer_format: str
+    profile: Profile, samples: tuple[HarnessSample, ...], answer_format: str, interval: Interval
 ) -> list[MetricScores]:
     table = [[0.0] * len(samples) for _ in PROFILE_NUMBERS]
     for index, sample in enumerate(samples):
@@ -213,7 +252,8 @@ def _profile_scores(
     signatures = metric_signatures(profile.name)
     return [
         MetricScores(
-            f"{profile.name}.{name}", signatures[name], sum(row) / len(row), "mean", tuple(row)
+            f"{profile.name}.{name}", signatures[name], sum(row) / len(row), "mean", tuple(row),
+            _mean_interval(row, interval),
         )  # fmt: skip
         for name, row in zip(PROFILE_NUMBERS, table, strict=True)
     ]
