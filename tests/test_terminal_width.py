@@ -135,3 +135,25 @@ def test_a_terminal_sees_the_statistics_phase(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout[-2000:]
     assert "statistics: intervals, paired tests, tie groups" in done.stdout
     assert "writing reports" in done.stdout
+
+
+def test_columns_lays_out_a_piped_report_for_that_width() -> None:
+    """``COLUMNS=100 assay eval … | less``: no terminal, yet every line fits 100 columns."""
+    env = {"PYTHONPATH": str(SRC), "COLUMNS": "100", "PATH": "/usr/bin:/bin"}
+    done = subprocess.run(
+        [sys.executable, "-m", "assay", "eval", "--data-dir", str(SAMPLE),
+         "--predictions", str(SAMPLE / "predictions")],
+        capture_output=True, text=True, env=env, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = done.stdout.splitlines()
+    assert any("Leaderboard" in line for line in lines)
+    assert max(len(line) for line in lines) <= 100
+    assert "(not shown at 100 columns" in done.stdout
+    without = {k: v for k, v in env.items() if k != "COLUMNS"}
+    wide = subprocess.run(
+        [sys.executable, "-m", "assay", "eval", "--data-dir", str(SAMPLE),
+         "--predictions", str(SAMPLE / "predictions")],
+        capture_output=True, text=True, env=without, timeout=300, check=True,
+    )  # fmt: skip
+    assert max(len(line) for line in wide.stdout.splitlines()) > 100

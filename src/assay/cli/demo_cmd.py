@@ -131,9 +131,7 @@ def print_demo_summary(
     The full tables (pairwise tests, accounting, every slice) are in report.md and
     report.html, so the leaderboard and the file list are what stays on screen.
     """
-    from rich.console import Console
-
-    from assay.report.result.terminal import print_leaderboard
+    from assay.report.result.terminal import print_leaderboard, terminal_console
 
     systems = document["systems"]
     holds = all(s["accounting"]["holds"] for s in systems)
@@ -148,7 +146,7 @@ def print_demo_summary(
     click.echo(f"Structured-output example ({structured['identity']['total']} items): "
                + ", ".join(parts) + ".")  # fmt: skip
     click.echo("")
-    print_leaderboard(document, Console() if Console().is_terminal else Console(width=150))
+    print_leaderboard(document, terminal_console())
     click.echo(f"\nFiles written to {out_dir}/ :")
     for path in paths:
         click.echo(f"  {path}")

@@ -7,7 +7,6 @@ report and the ``wrote FILE`` lines go to standard error instead.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -29,9 +28,9 @@ def side_console(taken: bool) -> Console | None:
     """A console on standard error when stdout is taken, else ``None`` (the default one)."""
     if not taken:
         return None
-    from rich.console import Console
+    from assay.report.result.terminal import terminal_console
 
-    return Console(stderr=True, width=None if sys.stderr.isatty() else 150)
+    return terminal_console(stderr=True)
 
 
 def echo_written(paths: Iterable[str | Path], *, err: bool = False) -> None:

@@ -8,6 +8,8 @@ Reads only the numbers in the document; formatting matches the Markdown renderer
 
 from __future__ import annotations
 
+import os
+import sys
 from typing import TYPE_CHECKING, Any
 
 from assay.report.markdown import format_interval, format_number
@@ -245,6 +247,19 @@ def print_leaderboard(document: dict[str, Any], console: Console) -> None:
         console.print(note, highlight=False)
 
 
+def terminal_console(*, stderr: bool = False) -> Console:
+    """A console for the terminal report: the terminal's width, ``$COLUMNS`` when set, else 150.
+
+    Output to a pipe or file has no width of its own; ``COLUMNS=100 assay eval … | less``
+    lays the tables out for 100 columns, and without ``COLUMNS`` a pipe gets 150.
+    """
+    from rich.console import Console
+
+    stream = sys.stderr if stderr else sys.stdout
+    fixed = stream.isatty() or os.environ.get("COLUMNS", "").strip().isdigit()
+    return Console(stderr=stderr, width=None if fixed else 150)
+
+
 def print_result(
     document: dict[str, Any],
     console: Console | None = None,
@@ -252,10 +267,8 @@ def print_result(
     dimensions: tuple[str, ...] = ("split",),
 ) -> None:
     """Print leaderboard, pairwise matrix, accounting, slices and provenance."""
-    from rich.console import Console
-
     if console is None:
-        console = Console() if Console().is_terminal else Console(width=150)
+        console = terminal_console()
     print_leaderboard(document, console)
     unresolved = unresolved_note(document["comparison"])
     if unresolved:
