@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from assay import api
+import assay.api
 from assay.cli.score_output import Interval, score_entry
 from assay.errors import InputFileError
 from assay.io.jsonl import Pair, read_pairs
@@ -209,7 +209,8 @@ def score_file(
             scored = scoring.scored(chunk)
             scoring.take(chunk, score_chunk(scored, chunk.predictions, chunk.targets))
         return scoring.entries()
-    every = list(pair_chunks(read_pairs(pairs_file), api.CHUNK_ITEMS))  # raises on an empty file
+    # raises on an empty file; the partition size is read now, so a set CHUNK_ITEMS counts
+    every = list(pair_chunks(read_pairs(pairs_file), assay.api.CHUNK_ITEMS))
     task = ChunkTask(scoring.scored(every[0]))
     with executor_for(executor) as runner:
         parts = runner.map(task, [(c.predictions, c.targets) for c in every], progress=progress)
