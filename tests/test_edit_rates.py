@@ -212,3 +212,40 @@ def test_character_alignment_of_strings_equals_the_token_list_alignment() -> Non
         a = "".join(rng.choice("ab cé東\n") for _ in range(rng.randint(0, 60)))
         b = "".join(rng.choice("ab cé東\n") for _ in range(rng.randint(0, 60)))
         assert edit_counts(a, b) == edit_counts(list(a), list(b))
+
+
+def test_banded_distance_equals_sacrebleus_beam_edit_distance_inside_and_outside_the_band() -> None:
+    """Candidates of long, very different texts (distances far past the ±25 beam).
+
+    The expected value is sacrebleu's own ``BeamEditDistance``. Both branches are
+    reached: distances where the unrestricted alignment stays inside the band (taken
+    from rapidfuzz) and distances the band makes larger (the banded table).
+    """
+    import random
+
+    from rapidfuzz.distance import Levenshtein
+    from sacrebleu.metrics.lib_ter import BeamEditDistance
+
+    from assay.metrics.ter import _BandedDistance, perform_shift
+
+    rng = random.Random(10)
+    vocab = [f"w{i}" for i in range(40)]
+    band_larger = certified = 0
+    for _ in range(60):
+        n_ref, n_hyp = rng.randint(40, 160), rng.randint(40, 160)
+        ref = rng.choices(vocab, k=n_ref)
+        hyp = [w if rng.random() < 0.5 else rng.choice(vocab) for w in ref[:n_hyp]]
+        hyp += rng.choices(vocab, k=n_hyp - len(hyp))
+        codes = {w: chr(65 + k) for k, w in enumerate(vocab)}
+        table = _BandedDistance(ref, n_hyp, codes)
+        peer = BeamEditDistance(ref)
+        _, rows, _ = table.trace(hyp)
+        for _ in range(6):
+            start, length = rng.randrange(n_hyp), rng.randint(1, 10)
+            shifted = perform_shift(hyp, start, length, rng.randrange(n_hyp + 1))[:n_hyp]
+            theirs = peer(shifted)[0]
+            assert table.distance(shifted, hyp, rows) == theirs
+            unrestricted = Levenshtein.distance(shifted, ref)
+            band_larger += theirs > unrestricted
+            certified += theirs == unrestricted >= table.beam
+    assert band_larger > 20 and certified > 20

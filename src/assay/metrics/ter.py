@@ -23,9 +23,12 @@ The search follows Tercom exactly as sacrebleu re-implements it:
 Speed without changing a number: a path of cost ``d`` never leaves the band
 ``|j − i·r| ≤ d`` (its insertions and deletions bound the drift), so when the
 unrestricted distance (rapidfuzz, C++) is below the beam width the banded distance
-equals it and the banded table is not needed. Only larger distances, and the one
-alignment per round, run the banded table in Python, starting from the rows of
-the longest prefix the candidate shares with the current hypothesis.
+equals it and the banded table is not needed. Nor is it when one shortest
+unrestricted alignment (rapidfuzz's ``editops``) stays inside the band: the banded
+distance is never smaller, and that path is a banded path. Only the remaining
+candidates, and the one alignment per round, run the banded table in Python,
+starting from the rows of the longest prefix the candidate shares with the
+current hypothesis.
 
 Text: :func:`assay.text.tercom.tercom_tokens` with the options ``normalized``,
 ``no_punct``, ``asian_support`` and ``case_sensitive`` (sacrebleu's defaults: all off).
@@ -34,8 +37,8 @@ Text: :func:`assay.text.tercom.tercom_tokens` with the options ``normalized``,
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, cast
 
 from rapidfuzz.distance import Levenshtein
 
@@ -64,6 +67,8 @@ class _BandedDistance:
         self.beam = math.ceil(ratio / 2 + BEAM_WIDTH) if BEAM_WIDTH < ratio / 2 else BEAM_WIDTH
         self.first_row = list(range(self.n_ref + 1))
         self.windows = [self.window(i) for i in range(hyp_len + 1)]
+        self.lo = [lo for lo, _ in self.windows]
+        self.hi = [self.n_ref + 1, *(hi for _, hi in self.windows[1:])]  # row 0 is whole
 
     def window(self, i: int) -> tuple[int, int]:
         """Columns ``[lo, hi)`` computed in row ``i``."""
@@ -99,8 +104,12 @@ class _BandedDistance:
 
     def distance(self, hyp: Sequence[str], base: Sequence[str], base_rows: list[list[int]]) -> int:
         """The banded distance of ``hyp``; ``base_rows`` are the rows of ``base``."""
-        exact = Levenshtein.distance("".join(map(self.codes.__getitem__, hyp)), self.ref_codes)
+        codes = "".join(map(self.codes.__getitem__, hyp))
+        exact = Levenshtein.distance(codes, self.ref_codes)
         if exact < self.beam:
+            return int(exact)
+        editops = Levenshtein.editops(codes, self.ref_codes).as_list()  # (tag, src, dest) tuples
+        if self.in_band(cast("list[tuple[str, int, int]]", editops)):
             return int(exact)
         shared = 0
         for a, b in zip(hyp, base, strict=True):
@@ -110,6 +119,27 @@ class _BandedDistance:
         start = base_rows[shared]
         rows = self.rows(hyp, shared, start)
         return (rows[-1] if rows else start)[-1]
+
+    def in_band(self, editops: Iterable[tuple[str, int, int]]) -> bool:
+        """Whether the path of ``editops`` (one shortest alignment) stays inside the band.
+
+        Then the banded distance equals the unrestricted one: it is never smaller (its
+        paths are a subset) and this path of the unrestricted length is one of them.
+        """
+        lo, hi = self.lo, self.hi
+        i = 0  # the row reached; its column is on the diagonal of the next operation
+        for tag, src, dest in (*editops, ("end", self.n_hyp, self.n_ref)):
+            for row in range(i, src + 1):  # matches up to the operation, then its start cell
+                col = row + dest - src
+                if col < lo[row] or col >= hi[row]:
+                    return False
+            if tag == "insert":  # a reference word alone: the next column of this row
+                if dest + 1 >= hi[src]:
+                    return False
+                i = src
+            else:  # a substitution, or a hypothesis word alone (delete): the next row
+                i = src + 1
+        return True
 
     def trace(self, hyp: Sequence[str]) -> tuple[int, list[list[int]], list[int]]:
         """Distance, all rows, and the operations of the backtraced alignment."""
