@@ -7,7 +7,7 @@ times its metric on the rows already in memory (the read is *not* in the metric'
 time), so ``x floor`` = metric time / floor time is strict.
 
 Used by ``metric_bench.py`` and ``ngram_bench.py`` (run as scripts from ``bench/``,
-so this sibling module is importable).
+so this sibling module is importable), both through :class:`Regime`.
 """
 
 from __future__ import annotations
@@ -38,6 +38,21 @@ def best_of(fn: Callable[[], object], repeat: int) -> float:
     return min(times)
 
 
+def best_of_pair(
+    first: Callable[[], object], second: Callable[[], object], repeat: int
+) -> tuple[float, float]:
+    """Best wall times of two functions run alternately ``repeat`` times each.
+
+    Alternating puts both under the same load, so a load spike on a shared machine
+    does not land on one side only (as it can when one side's runs all come first).
+    """
+    times: tuple[list[float], list[float]] = ([], [])
+    for _ in range(repeat):
+        for fn, out in zip((first, second), times, strict=True):
+            out.append(best_of(fn, 1))
+    return min(times[0]), min(times[1])
+
+
 def read_and_tokenize(path: Path) -> None:
     r"""Read + ``json.loads`` + ``\w+`` findall of the prediction and every target."""
     findall = WORD.findall
@@ -60,3 +75,17 @@ def floor_time(rows: Sequence[dict[str, object]], repeat: int) -> float:
 def target(name: str, measured: str, goal: str, met: bool, note: str = "") -> None:
     """Print one ``TARGET`` line (collected by ``run_all.py`` into the final table)."""
     print(f"TARGET {name} | {measured} | {goal} | {'MET' if met else 'NOT MET'}{note}", flush=True)
+
+
+class Regime:
+    """One regime's corpus in memory (predictions, target lists) with its floor time."""
+
+    def __init__(self, name: str, rows: Sequence[dict[str, object]], repeat: int) -> None:
+        self.name, self.n, self.repeat = name, len(rows), repeat
+        self.preds = [str(r["prediction"]) for r in rows]
+        self.targets = [list(r["targets"]) for r in rows]  # type: ignore[call-overload]
+        self.floor = floor_time(rows, 2 * repeat)
+
+    def us(self, seconds: float) -> str:
+        """``seconds`` for the whole regime as microseconds per item."""
+        return f"{1e6 * seconds / self.n:.1f} us/item"

@@ -24,7 +24,8 @@ its reference cache starts empty); corpus BLEU is ``score_corpus("corpus_bleu")`
 against ``BLEU().corpus_score``.
 
 **assay.score vs bind**: ``assay.score(metric, p, t)`` in a loop against
-``bound.score(p, t)`` in a loop, per metric, on the ``sentence`` regime.
+``bound.score(p, t)`` in a loop, per metric, on the ``sentence`` regime; the two
+loops run alternately, so both see the same load.
 
 Every figure is the best of three runs (``--quick``: one run on a tenth of the items,
 a smoke check only), garbage collector off during each run. Targets (issue 10), each
@@ -46,7 +47,7 @@ import sys
 from collections.abc import Callable
 from functools import partial
 
-from floor_timing import best_of, floor_time, target
+from floor_timing import Regime, best_of, best_of_pair, target
 from sacrebleu.metrics import BLEU
 
 import assay
@@ -86,19 +87,6 @@ def make_corpus(rng: random.Random, low: int, high: int, n: int) -> list[dict[st
             {"id": str(i), "prediction": as_text(pred, line), "targets": [as_text(target, line)]}
         )
     return rows
-
-
-class Regime:
-    """One regime's corpus, in memory and as a JSONL file, with its floor time."""
-
-    def __init__(self, name: str, rows: list[dict[str, object]], repeat: int) -> None:
-        self.name, self.n, self.repeat = name, len(rows), repeat
-        self.preds = [str(r["prediction"]) for r in rows]
-        self.targets = [list(r["targets"]) for r in rows]  # type: ignore[call-overload]
-        self.floor = floor_time(rows, 2 * repeat)
-
-    def us(self, seconds: float) -> str:
-        return f"{1e6 * seconds / self.n:.1f} us/item"
 
 
 def metric_rows(regimes: list[Regime], metrics: list[str]) -> None:
@@ -174,8 +162,11 @@ def score_vs_bind(regime: Regime, metrics: list[str]) -> None:
             bound.score(*pairs[0])
         except assay.AssayError:
             continue
-        t_bound = best_of(partial(loop, bound.score, pairs), 2 * regime.repeat)
-        t_score = best_of(partial(loop, partial(assay.score, metric), pairs), 2 * regime.repeat)
+        t_bound, t_score = best_of_pair(
+            partial(loop, bound.score, pairs),
+            partial(loop, partial(assay.score, metric), pairs),
+            2 * regime.repeat,
+        )
         worst = max(worst, (t_score / t_bound, metric))
     ratio, metric = worst
     target(

@@ -48,7 +48,7 @@ import random
 import sys
 from collections.abc import Callable
 
-from floor_timing import best_of, floor_time, target
+from floor_timing import Regime, best_of, target
 from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
 from rouge_score import rouge_scorer
 from sacrebleu.metrics import BLEU, CHRF
@@ -81,9 +81,8 @@ Case = tuple[str, str, Callable[[], object], str, Callable[[], object], int]
 
 
 def run_regime(name: str, rows: list[dict[str, object]], repeat: int) -> list[tuple[str, ...]]:
-    preds = [str(r["prediction"]) for r in rows]
-    targets = [list(r["targets"]) for r in rows]  # type: ignore[call-overload]
-    floor = floor_time(rows, 2 * repeat)
+    regime = Regime(name, rows, repeat)
+    preds, targets, floor = regime.preds, regime.targets, regime.floor
     split_preds = [p.split() for p in preds]
     split_refs = [[t.split() for t in ts] for ts in targets]
     sacre_refs = [[ts[0] for ts in targets]]
