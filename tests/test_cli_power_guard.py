@@ -61,10 +61,12 @@ def test_exact_ties_that_no_test_could_separate_are_unresolved(tmp_path: Path) -
     comparison = document["comparison"]
     # Every pair differs on at most 4 of the 6 questions: the smallest exact p is
     # 2^(1-4) = 0.125, times 3 pairs (Holm) = 0.375 > 0.05. No pair could be separated,
-    # so each adjacent pair is unresolved rather than a measured tie.
+    # so each adjacent pair is unresolved rather than a measured tie, and no two systems
+    # are merged into one group by a test that could not have separated them.
     assert all(not p["could_separate"] for p in comparison["pairs"])
     ranked = comparison["systems"]
-    assert comparison["tie_groups"]["groups"] == [1, 1, 1]
+    assert comparison["tie_groups"]["groups"] == [1, 2, 3]
+    assert comparison["tie_groups"]["members"] == [[ranked[0]], [ranked[1]], [ranked[2]]]
     assert comparison["tie_groups"]["unresolved"] == [
         [ranked[0], ranked[1]], [ranked[1], ranked[2]]
     ]  # fmt: skip

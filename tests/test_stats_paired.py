@@ -200,7 +200,9 @@ def test_compare_systems_lower_is_better_bootstrap_and_errors() -> None:
     with pytest.raises(InvalidInputError, match="no systems"):
         compare_systems({})
     single = compare_systems({"a": [1.0], "b": [0.0]})
-    assert single.pairs[0].p_holm is None and single.ties.groups == (1, 1)
+    # One item: no test can separate the pair, so it forms no tie group (issue 10).
+    assert single.pairs[0].p_holm is None and not single.pairs[0].could_separate
+    assert single.ties.groups == (1, 2) and single.ties.unresolved == (("a", "b"),)
 
 
 def test_significance_boundary_is_inclusive_in_holm_and_tie_groups() -> None:
@@ -222,8 +224,14 @@ def test_tie_groups_list_unresolved_pairs_apart_from_ties() -> None:
     p = {("A", "B"): 0.2, ("B", "C"): 0.01, ("C", "D"): 0.5, ("D", "E"): 0.9}
     able = {("A", "B"): True, ("B", "C"): False, ("C", "D"): False, ("E", "D"): True}
     res = tie_groups(["A", "B", "C", "D", "E"], p, separable=able)
-    # B-C is significant whatever the flag says; C-D is a tie its test could not have broken.
-    assert res.groups == (1, 1, 2, 2, 2)
+    # B-C is significant whatever the flag says; C-D is not significant but its test could
+    # not have separated them: no tie is formed from it, D starts group 3; D-E is a tie.
+    assert res.groups == (1, 1, 2, 3, 3)
+    assert res.members == (("A", "B"), ("C",), ("D", "E"))
     assert res.unresolved == (("C", "D"),)
     assert res.to_dict()["unresolved"] == [["C", "D"]]
     assert tie_groups(["A", "B"], {("A", "B"): 0.2}).unresolved == ()
+    # Every adjacent pair unable to separate: every system alone, none merged.
+    none = tie_groups(["A", "B", "C"], {("A", "B"): 1.0, ("B", "C"): 1.0},
+                      separable={("A", "B"): False, ("B", "C"): False})  # fmt: skip
+    assert none.groups == (1, 2, 3) and none.unresolved == (("A", "B"), ("B", "C"))

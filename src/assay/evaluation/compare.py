@@ -242,7 +242,8 @@ def statistics_settings(options: CompareOptions, clustered: bool) -> dict[str, A
         "multiple_comparisons": "holm",
         "tie_groups": "Holm-adjusted p <= alpha against the next-better system starts a new group",
         "unresolved_ties": "an adjacent pair whose test could not have reached alpha after "
-        "Holm at all is listed in tie_groups.unresolved: no evidence, not a measured tie",
+        "Holm at all is listed in tie_groups.unresolved and starts a new group: no evidence, "
+        "not a measured tie",
     }
 
 

@@ -1,14 +1,16 @@
 """Tie groups: rank groups of systems that no significant difference separates.
 
-* :func:`tie_groups` — walking systems best-first, a system starts a new rank group
-  only if its difference from the next-better system is significant (``p <= alpha``).
+* :func:`tie_groups` — walking systems best-first, a system joins the group of the
+  next-better system only if their difference is not significant (``p > alpha``) *and*
+  their test could have separated them; otherwise it starts a new rank group.
 
 A tie is only evidence when the test could have separated the pair (its smallest
 attainable p, after the correction, reaches alpha; see
 :func:`~assay.stats.guard.could_separate`). Sampled tests are made able to by the
 power guard; the exact sign-flip test on a handful of discordant items cannot be.
-Such a pair is not reported as a measured tie: it is listed in ``unresolved`` (it
-shares a group only because nothing can order the two), and every renderer says so.
+Such a pair never merges two systems into one group: it is listed in ``unresolved``
+(no evidence either way, neither a tie nor a significant difference), the two keep
+separate groups in rank order, and every renderer says so.
 """
 
 from __future__ import annotations
@@ -32,8 +34,9 @@ class TieGroups:
         p_next_better: p-value of each system against the next-better one
             (``None`` for the first).
         alpha: significance level separating groups.
-        unresolved: adjacent pairs ``(better, worse)`` in one group whose test could not
-            have separated them at all: no evidence either way, not a measured tie.
+        unresolved: adjacent pairs ``(better, worse)``, not significant, whose test could
+            not have separated them at all: no evidence either way, so not a tie; the two
+            are in consecutive groups (never merged).
     """
 
     systems: tuple[str, ...]
@@ -77,7 +80,9 @@ def tie_groups(
     alpha: float = 0.05,
     separable: Mapping[tuple[str, str], bool] | None = None,
 ) -> TieGroups:
-    """Group systems whose difference from the next-better system is not significant.
+    """Group systems whose difference from the next-better system is a measured tie.
+
+    A measured tie: not significant, from a test that could have separated the pair.
 
     Args:
         ranked: system names sorted best first.
@@ -88,7 +93,8 @@ def tie_groups(
             starts a new group.
         separable: per pair (either order), whether its test could have reached
             ``alpha`` at all; a pair that could not and is not significant goes to
-            ``unresolved`` instead of counting as a tie (missing pairs: could).
+            ``unresolved`` and starts a new group instead of counting as a tie
+            (missing pairs: could).
 
     Returns:
         :class:`TieGroups` with 1-based group numbers (group 1 holds the best system).
@@ -108,9 +114,11 @@ def tie_groups(
         better = systems[position - 1]
         p = _pair_p(p_values, better, system)
         p_next.append(p)
-        groups.append(groups[-1] + 1 if p <= alpha else groups[-1])
-        if p > alpha and not _separable(separable, better, system):
+        tied = p > alpha
+        if tied and not _separable(separable, better, system):
             unresolved.append((better, system))
+            tied = False  # no test that could separate them: no evidence of a tie either
+        groups.append(groups[-1] if tied else groups[-1] + 1)
     members = tuple(
         tuple(s for s, g in zip(systems, groups, strict=True) if g == group)
         for group in sorted(set(groups))

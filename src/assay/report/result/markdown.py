@@ -131,8 +131,9 @@ def unresolved_note(comparison: dict[str, Any]) -> str | None:
     listed = ", ".join(f"{a} – {b}" for a, b in pairs)
     return (
         f"Unresolved, not tied: {listed}. Their test could not have reached alpha after "
-        "Holm at all (too few items on which the two differ), so sharing a group is no "
-        "evidence that they are equal; nothing can order them on these data."
+        "Holm at all (too few items on which the two differ), so they are not grouped as "
+        "a tie; their separate groups are no evidence of a difference either: nothing can "
+        "order them on these data."
     )
 
 
