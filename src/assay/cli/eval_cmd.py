@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from assay.cli.forked import in_child
 from assay.cli.options import (
     InputArgs,
     StatsArgs,
@@ -152,24 +153,36 @@ def eval_command(
     result = evaluate_inputs(inputs, gold, systems)
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
-    written = write_outputs(
-        result,
-        output=output,
-        per_question_csv_path=per_question_csv,
-        per_question_json=not no_per_question_json,
-        results_dir=results_dir,
-    ).paths
     several = len(result.systems) > 1
     released_layout = result.profile == "xldocbench" and not several
     to_err = stdout_taken(path for _, path in planned)
+    compared = several or bool(stats.result_json or stats.html_path or stats.markdown_path)
+    release_files = in_child(
+        lambda: (
+            write_outputs(
+                result,
+                output=output,
+                per_question_csv_path=per_question_csv,
+                per_question_json=not no_per_question_json,
+                results_dir=results_dir,
+            ).paths
+        ),
+        # the release files from a second process while this one computes the statistics
+        enabled=compared and not any(is_stdout(path) for _, path in planned),
+    )
     document = None
-    if several or stats.result_json or stats.html_path or stats.markdown_path:
-        with phase(STATISTICS):
-            document = result_document(result, stats.compare_options())
-        with phase(RENDERING):
-            written += write_comparison_files(
-                document, stats.result_json, stats.html_path, stats.markdown_path
-            )
+    rendered: list[tuple[Path, str, str]] = []
+    try:
+        if compared:
+            with phase(STATISTICS):
+                document = result_document(result, stats.compare_options())
+            with phase(RENDERING):
+                rendered = render_comparison_files(
+                    document, stats.result_json, stats.html_path, stats.markdown_path
+                )
+    finally:
+        written = release_files()  # its error first, as when it ran before the statistics
+    written += write_rendered(rendered)  # only once the release files are written
     if document is None or not several:
         released = result.profile == "xldocbench"
         click.echo(release_summary(result.systems[0], released=released), err=to_err)
@@ -246,17 +259,35 @@ def write_comparison_files(
     markdown_path: Path | None,
 ) -> list[Path]:
     """Write the result JSON, HTML and Markdown that were asked for; return their paths."""
-    from assay.report.result.json import dumps_result, write_text
+    texts = render_comparison_files(document, result_json, html_path, markdown_path)
+    return write_rendered(texts)
 
-    written = []
+
+def render_comparison_files(
+    document: dict[str, Any],
+    result_json: Path | None,
+    html_path: Path | None,
+    markdown_path: Path | None,
+) -> list[tuple[Path, str, str]]:
+    """The ``(path, text, option)`` of each result JSON, HTML and Markdown asked for."""
+    from assay.report.result.json import dumps_result
+
+    texts = []
     if result_json is not None:
-        written.append(write_text(result_json, dumps_result(document), "--result-json"))
+        texts.append((result_json, dumps_result(document), "--result-json"))
     if html_path is not None:
         from assay.report.result.html import render_html
 
-        written.append(write_text(html_path, render_html(document), "--html"))
+        texts.append((html_path, render_html(document), "--html"))
     if markdown_path is not None:
         from assay.report.result.markdown import render_result_markdown
 
-        written.append(write_text(markdown_path, render_result_markdown(document), "--markdown"))
-    return written
+        texts.append((markdown_path, render_result_markdown(document), "--markdown"))
+    return texts
+
+
+def write_rendered(texts: list[tuple[Path, str, str]]) -> list[Path]:
+    """Write rendered files in order (see :func:`render_comparison_files`); their paths."""
+    from assay.report.result.json import write_text
+
+    return [write_text(path, text, option) for path, text, option in texts]

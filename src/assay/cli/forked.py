@@ -1,0 +1,90 @@
+"""Run one task in a forked child process while the parent goes on: the second core.
+
+``assay eval`` writes its release files (report JSON, per-question CSV, results/) from the
+scored run alone, while the statistics and the comparison files need the result document:
+the two are independent, CPU-bound and hold the GIL, so a thread would not help. On a
+platform with :func:`os.fork`, :func:`in_child` forks; the child runs the task on its
+copy-on-write view of the run, sends back the return value (or the exception) through a
+pipe and leaves with :func:`os._exit` (no exit handlers, no inherited buffers flushed).
+The parent gets a function that waits for the child and returns that value or raises
+that exception, so errors, their messages and the files written are those of running
+the task in line. Without ``fork``, or with other Python threads alive (a fork copies
+only the calling thread, and a lock another thread held would stay held in the child),
+the task simply runs in line, at once.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import sys
+import threading
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+class ChildFailedError(RuntimeError):
+    """The child process ended without sending a result (killed, or an unpicklable one)."""
+
+
+def can_fork() -> bool:
+    """Whether :func:`in_child` would fork: ``os.fork`` exists and no other thread runs."""
+    return hasattr(os, "fork") and threading.active_count() == 1
+
+
+def in_child(task: Callable[[], T], *, enabled: bool = True) -> Callable[[], T]:
+    """Start ``task`` in a forked child; return a function waiting for its outcome.
+
+    Call the returned function exactly once (in a ``finally`` block, so the child is
+    always reaped); it returns the task's value or raises the task's exception.
+    ``enabled=False``, or :func:`can_fork` false: ``task`` runs now, in this process (an
+    error propagates at once), and the returned function gives its result.
+    """
+    if not (enabled and can_fork()):
+        return _in_line(task)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: run, report, leave without running the parent's exit code
+        os.close(read)
+        _report(task, write)
+        os._exit(0)
+    os.close(write)
+    return lambda: _collect(pid, read)
+
+
+def _in_line(task: Callable[[], T]) -> Callable[[], T]:
+    value = task()  # an error is raised here and now, as without this module
+    return lambda: value
+
+
+def _report(task: Callable[[], object], write: int) -> None:
+    """In the child: run ``task``, send ``(True, value)`` or ``(False, exception)``."""
+    try:
+        outcome: tuple[bool, object] = (True, task())
+    except BaseException as exc:
+        outcome = (False, exc)
+    try:
+        payload = pickle.dumps(outcome)
+    except Exception as exc:  # an unpicklable value or exception: say what it was
+        payload = pickle.dumps((False, ChildFailedError(f"{outcome[1]!r} ({exc})")))
+    with os.fdopen(write, "wb") as pipe:
+        pipe.write(payload)
+
+
+def _collect(pid: int, read: int) -> Any:
+    with os.fdopen(read, "rb") as pipe:
+        payload = pipe.read()
+    _, status = os.waitpid(pid, 0)
+    if not payload:
+        raise ChildFailedError(f"the writer process ended without a result (status {status})")
+    try:
+        ok, value = pickle.loads(payload)
+    except Exception as exc:  # an exception class that does not rebuild from its args
+        raise ChildFailedError(f"the writer process's outcome could not be read ({exc})") from None
+    if not ok:
+        raise value
+    return value
