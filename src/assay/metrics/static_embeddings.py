@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import importlib.metadata
 import importlib.util
 import re
 from collections.abc import Sequence
@@ -190,7 +189,9 @@ def _sha256(path: Path) -> str:
 
 
 def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version  # ~50 ms: only when asked
+
     try:
-        return importlib.metadata.version(PACKAGE)
-    except importlib.metadata.PackageNotFoundError:
+        return version(PACKAGE)
+    except PackageNotFoundError:
         return "unknown"
