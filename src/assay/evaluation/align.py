@@ -102,7 +102,8 @@ def align(
     an id not in gold only a 32-bit hash (4 bytes), enough to count distinct extra
     ids. If two extra ids share a hash (a repeated extra id, or a hash collision)
     the files are read a second time, recording the exact ids of those hashes only,
-    so counts, duplicates and errors never depend on hashing.
+    so counts, duplicates and errors never depend on hashing. That second read notes
+    nothing in ``released``: each oddity is counted once, as read once.
 
     Raises:
         InvalidOptionError: an unknown duplicate policy.
@@ -123,7 +124,7 @@ def align(
             return reread()
         return _stream(prediction_files, prediction_field, released)
 
-    kept, repeats, count, extra, examples = _read(gold_ids, source, duplicate_policy)
+    kept, repeats, count, extra, examples = _read(gold_ids, source, duplicate_policy, released)
     duplicates = tuple(Duplicate(k, tuple(v)) for k, v in repeats.items())
     pairs = tuple((q, kept.get(q.id)) for q in gold)
     return Alignment(pairs, count, extra, duplicates, examples)
@@ -144,20 +145,24 @@ def _duplicate_error(row: PredictionRow, first: str) -> InputFileError:
 
 
 def _read(
-    gold_ids: set[str], rows: Callable[[], Iterable[PredictionRow]], policy: str
+    gold_ids: set[str],
+    rows: Callable[[], Iterable[PredictionRow]],
+    policy: str,
+    released: Oddities | None = None,
 ) -> tuple[dict[str, PredictionRow], dict[str, list[str]], int, int, tuple[str, ...]]:
     """``(kept rows, repeated ids with places, distinct ids, distinct extras, 3 extra ids)``.
 
     First pass: gold ids exactly; an extra id leaves a 32-bit hash (4 bytes). Extra
     hashes that occur twice (a repeated id or a collision) are resolved by a second
-    pass that records exact ids for those hashes only.
+    pass that records exact ids for those hashes only; what that pass notes in
+    ``released`` is taken back (the first pass noted it already).
     """
     kept: dict[str, PredictionRow] = {}
     first_seen: dict[str, str] = {}
     repeats: dict[str, tuple[int, list[str]]] = {}  # id -> (row index of first repeat, places)
     hashes = array("I")
     examples: list[str] = []
-    stop = None
+    stop = stopped = None
     for index, row in enumerate(rows()):
         if row.id not in gold_ids:
             hashes.append(hash(row.id) & _HASH_MASK)
@@ -170,8 +175,8 @@ def _read(
             if policy == "reject":
                 if not _repeated(hashes):
                     raise _duplicate_error(row, first)
-                stop = index  # an earlier extra id may repeat first: the second pass decides
-                break
+                stop, stopped = index, row  # an earlier extra id may repeat first: the
+                break  # second pass decides
             if row.id in repeats:
                 repeats[row.id][1].append(location)
             else:
@@ -180,10 +185,14 @@ def _read(
     colliding = _repeated(hashes)
     extra = len(hashes)
     if colliding:
-        extra += _resolve(colliding, gold_ids, rows, policy, stop, repeats)
-    if stop is not None:  # no extra id repeated before the gold duplicate
-        row = next(r for i, r in enumerate(rows()) if i == stop)
-        raise _duplicate_error(row, first_seen[row.id])
+        noted = None if released is None else released.snapshot()
+        try:
+            extra += _resolve(colliding, gold_ids, rows, policy, stop, repeats)
+        finally:
+            if released is not None and noted is not None:
+                released.restore(noted)
+    if stopped is not None:  # no extra id repeated before the gold duplicate
+        raise _duplicate_error(stopped, first_seen[stopped.id])
     ordered = sorted(repeats.items(), key=lambda item: item[1][0])
     places = {k: v for k, (_, v) in ordered}
     return kept, places, len(first_seen) + extra, extra, tuple(examples)

@@ -44,6 +44,14 @@ class Oddities:
         else:
             seen.rows += rows
 
+    def snapshot(self) -> dict[tuple[str, str], tuple[int | None, int]]:
+        """The notes as they stand, for :meth:`restore`."""
+        return {key: (seen.line, seen.rows) for key, seen in self._seen.items()}
+
+    def restore(self, snapshot: dict[tuple[str, str], tuple[int | None, int]]) -> None:
+        """Put the notes back as :meth:`snapshot` took them (a second read counts nothing)."""
+        self._seen = {key: _Seen(line, rows) for key, (line, rows) in snapshot.items()}
+
     def merge(self, other: Oddities) -> None:
         """Add ``other``'s notes after this one's (as if noted here, in order)."""
         for (path, what), seen in other._seen.items():
