@@ -18,6 +18,7 @@ from assay.evaluation.align import BUCKETS, Alignment, Duplicate, bucket_of, che
 from assay.evaluation.profiles import SUBSTITUTE_TEXT, Prepared, Profile
 from assay.io.gold import GoldQuestion
 from assay.io.predictions import PredictionRow
+from assay.records import builder
 
 DIMENSIONS = (
     "split",
@@ -103,6 +104,9 @@ class QuestionResult:
         if self.released_row is not None:
             row.update(zip(RELEASED_ROW_FIELDS, self.released_row, strict=True))
         return row
+
+
+_new_question = builder(QuestionResult)  # QuestionResult(...), built with plain stores
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -290,7 +294,7 @@ def _question(
         fmt, split, domain, reasoning = q.row_labels
         written = "missing" if row is None else row.row_status
         released = (fmt, written, split, domain, reasoning)
-    return QuestionResult(
+    return _new_question(
         q.id, text, q.answer, q.answer_format_label, status, accuracy, token_f1, anls,
         q.split, q.domain, q.reasoning_type, q.difficulty, q.doc_type,
         q.evidence_sources, gold.kind, bucket, raw, gold.document_ids, released,

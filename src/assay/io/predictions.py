@@ -39,6 +39,7 @@ from assay.io.jsonl import iter_jsonl_stream, json_type
 from assay.io.oddities import Oddities
 from assay.io.sources import base_name, display_name, input_kind, open_source
 from assay.io.tabular import iter_records
+from assay.records import builder
 
 PREDICTION_FIELDS = ("prediction", "model_answer", "answer", "response", "output")
 
@@ -74,6 +75,9 @@ class PredictionRow:
         if self.key is not None:
             return f"{self.path} {self.key}"
         return f"{self.path}:{self.line}"
+
+
+_new_row = builder(PredictionRow)  # PredictionRow(...) with every field, plain stores
 
 
 def prediction_text(
@@ -145,9 +149,9 @@ def _from_row(
         )
     text, used = prediction_text(row, field, notes is not None)
     if notes is None:
-        return PredictionRow(qid, text, _status(row, path, line, key), used, path, line, key)
+        return _new_row(qid, text, _status(row, path, line, key), used, path, line, key, None)
     status, written = _released_status(row, path, line, notes)
-    return PredictionRow(qid, text, status, used, path, line, key, written)
+    return _new_row(qid, text, status, used, path, line, key, written)
 
 
 def row_from_record(
