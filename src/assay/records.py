@@ -46,4 +46,4 @@ def builder(cls: type[T]) -> Callable[..., T]:
     namespace: dict[str, Any] = {"record": cls}
     exec(source, namespace)  # field names are identifiers (dataclasses checked them)
     twin.__init__ = namespace["__init__"]  # type: ignore[misc]
-    return twin  # type: ignore[return-value]
+    return twin
