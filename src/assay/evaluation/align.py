@@ -158,30 +158,31 @@ def _read(
     ``released`` is taken back (the first pass noted it already).
     """
     kept: dict[str, PredictionRow] = {}
-    first_seen: dict[str, str] = {}
+    first_rows: dict[str, PredictionRow] = {}  # gold id -> its first row
     repeats: dict[str, tuple[int, list[str]]] = {}  # id -> (row index of first repeat, places)
     hashes = array("I")
     examples: list[str] = []
     stop = stopped = None
+    mask, add_hash = _HASH_MASK, hashes.append
     for index, row in enumerate(rows()):
-        if row.id not in gold_ids:
-            hashes.append(hash(row.id) & _HASH_MASK)
-            if len(examples) < 3 and row.id not in examples:
-                examples.append(row.id)  # the first distinct extra ids, in file order
+        qid = row.id
+        if qid not in gold_ids:
+            add_hash(hash(qid) & mask)
+            if len(examples) < 3 and qid not in examples:
+                examples.append(qid)  # the first distinct extra ids, in file order
             continue
-        location = row.location
-        first = first_seen.setdefault(row.id, location)
-        if first is not location:
+        first = first_rows.setdefault(qid, row)
+        if first is not row:
             if policy == "reject":
                 if not _repeated(hashes):
-                    raise _duplicate_error(row, first)
+                    raise _duplicate_error(row, first.location)
                 stop, stopped = index, row  # an earlier extra id may repeat first: the
                 break  # second pass decides
-            if row.id in repeats:
-                repeats[row.id][1].append(location)
+            if qid in repeats:
+                repeats[qid][1].append(row.location)
             else:
-                repeats[row.id] = (index, [first, location])
-        kept[row.id] = row
+                repeats[qid] = (index, [first.location, row.location])
+        kept[qid] = row
     colliding = _repeated(hashes)
     extra = len(hashes)
     if colliding:
@@ -192,10 +193,10 @@ def _read(
             if released is not None and noted is not None:
                 released.restore(noted)
     if stopped is not None:  # no extra id repeated before the gold duplicate
-        raise _duplicate_error(stopped, first_seen[stopped.id])
+        raise _duplicate_error(stopped, first_rows[stopped.id].location)
     ordered = sorted(repeats.items(), key=lambda item: item[1][0])
     places = {k: v for k, (_, v) in ordered}
-    return kept, places, len(first_seen) + extra, extra, tuple(examples)
+    return kept, places, len(first_rows) + extra, extra, tuple(examples)
 
 
 def _resolve(

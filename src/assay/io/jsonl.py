@@ -240,11 +240,23 @@ def iter_jsonl_stream(
     if released is not None:
         yield from _iter_released(handle, path, released, first)
         return
+    decode = _DECODER.decode
     for number, raw in enumerate(handle, start=first[0]):
-        line = _decode(raw, path, number)
-        if not line.strip():
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            line = _decode(raw, path, number)  # raises the error naming the byte
+        if number == 1 and line.startswith("\ufeff"):
+            line = line[1:]
+        if not line or line.isspace():  # ``not line.strip()``: blank
             continue
-        yield number, parse_json_object(line, path, number)
+        try:
+            value = decode(line)
+        except Exception:  # read again below, for the exact one-line error
+            value = None
+        if type(value) is not dict:  # an error, or not an object: the one-line error
+            value = parse_json_object(line, path, number)
+        yield number, value
 
 
 class _Hashing:

@@ -138,7 +138,11 @@ def _from_row(
     key: str | None,
     notes: Oddities | None = None,
 ) -> PredictionRow:
-    qid = row_id(row, path, line, notes)
+    given = row.get("question_id")  # the usual row: a string id, a string prediction
+    if type(given) is str and given.strip():
+        qid: str | None = given.strip()  # what row_id gives for it
+    else:
+        qid = row_id(row, path, line, notes)
     if qid is None:
         where = f" ({key})" if key else ""
         raise InputFileError(
@@ -147,9 +151,17 @@ def _from_row(
             line=line,
             field="id",
         )
-    text, used = prediction_text(row, field, notes is not None)
+    value = row.get("prediction", row) if field is None else row
+    used: str | None
+    if type(value) is str:  # what prediction_text gives for it
+        text, used = value, "prediction"
+    else:
+        text, used = prediction_text(row, field, notes is not None)
     if notes is None:
-        return _new_row(qid, text, _status(row, path, line, key), used, path, line, key, None)
+        status = row.get("status")
+        if type(status) is not str:
+            status = _status(row, path, line, key)
+        return _new_row(qid, text, status, used, path, line, key, None)
     status, written = _released_status(row, path, line, notes)
     return _new_row(qid, text, status, used, path, line, key, written)
 
@@ -306,6 +318,9 @@ def field_checked(
     rows: Iterator[PredictionRow], path: str, field: str | None, released: Oddities | None
 ) -> Iterator[PredictionRow]:
     """Pass the rows on; an explicit ``field`` that no row has is refused (or noted)."""
+    if field is None:
+        yield from rows
+        return
     seen = found = False
     count = 0
     for row in rows:
