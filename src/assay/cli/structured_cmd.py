@@ -87,7 +87,8 @@ def structured_command(
     Free-text claims are judged by normalised matching, or by an LLM judge when
     --judge-url/--judge-model (or --judge-offline) are given.
     """
-    from assay.report.structured.files import render_structured_json, write_per_item, write_text
+    from assay.report.structured.files import write_per_item
+    from assay.report.structured.json_stream import write_structured_json
     from assay.report.structured.terminal import render_structured_terminal
 
     if example:
@@ -108,7 +109,7 @@ def structured_command(
         )
         written = [p for p in (output_path, per_item_path) if p is not None]
         if output_path is not None:
-            write_text(output_path, render_structured_json(report), "--output")
+            write_structured_json(output_path, report, "--output")
         if per_item_path is not None:
             write_per_item(report, per_item_path, "--per-item")
     render_structured_terminal(report, side_console(stdout_taken(written)))

@@ -14,7 +14,7 @@ from typing import Any
 
 from assay.io.output import write_file
 from assay.report.csv_guard import guard_row
-from assay.report.indented_json import dumps_sorted_indented
+from assay.report.structured.json_stream import render_structured_json_fast
 
 CSV_COLUMNS: tuple[str, ...] = (
     "id",
@@ -40,8 +40,12 @@ CSV_COLUMNS: tuple[str, ...] = (
 
 
 def render_structured_json(report: dict[str, Any]) -> str:
-    """The JSON report: sorted keys, two-space indent, trailing newline."""
-    return dumps_sorted_indented(report) + "\n"
+    """The JSON report: sorted keys, two-space indent, trailing newline.
+
+    Exactly ``json.dumps(report, sort_keys=True, indent=2, ensure_ascii=False)`` and a newline
+    (:mod:`assay.report.structured.json_stream`, which also streams it to a file).
+    """
+    return render_structured_json_fast(report)
 
 
 def render_structured_jsonl(report: dict[str, Any]) -> str:

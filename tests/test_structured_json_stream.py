@@ -1,0 +1,140 @@
+"""The streamed structured JSON writer gives json.dumps(indent=2)'s exact text and bytes."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from assay.cli.main import main as cli
+from assay.report.structured.files import render_structured_json
+from assay.report.structured.json_stream import (
+    FACT_SHAPE,
+    FORMAT_SHAPE,
+    ITEM_SHAPE,
+    REFERENCE_SHAPE,
+    render_structured_json_fast,
+    structured_json_chunks,
+    write_structured_json,
+)
+from assay.structured.example import score_bundled_example
+
+
+def reference(report: Any) -> str:
+    """The standard library's pure-Python indented encoder: the independent oracle."""
+    return json.dumps(report, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+
+
+texts = st.text(alphabet=st.characters(codec="utf-8") | st.sampled_from('"\\\n\t/<>{}[],: '))
+keys = texts | st.sampled_from(["field", "value", "rule", "items", "claims", "", "a b"])
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(10**30), max_value=10**30)
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | texts
+)
+values = st.recursive(
+    scalars,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(keys, inner, max_size=4),
+    max_leaves=12,
+)
+
+
+def shaped(shape: dict[str, Any]) -> st.SearchStrategy[Any]:
+    """A dict with the shape's keys (sub-shapes, lists of dicts), or now and then any value."""
+    fields = {}
+    for key, child in shape.items():
+        if isinstance(child, dict):
+            fields[key] = shaped(child)
+        elif child is None:
+            fields[key] = values
+        else:  # a list of dicts: mostly dicts of scalars, some nested, some not dicts
+            member = st.dictionaries(keys, scalars, max_size=5) | st.dictionaries(keys, values)
+            fields[key] = st.lists(member | values, max_size=5) | values
+    exact = st.fixed_dictionaries(fields)
+    extra = st.fixed_dictionaries(fields, optional={"extra": values})
+    fewer = st.dictionaries(st.sampled_from(sorted(shape)), values, max_size=len(shape))
+    return st.one_of(exact, exact, exact, extra, fewer, values)
+
+
+reports = st.fixed_dictionaries(
+    {"items": st.lists(shaped(ITEM_SHAPE), max_size=12) | values},
+    optional={"identity": values, "kind": texts, "llm_judge": values, "zz": values},
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(reports)
+def test_random_reports_are_json_dumps_text(report: dict[str, Any]) -> None:
+    assert render_structured_json_fast(report) == reference(report)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(shaped(ITEM_SHAPE), min_size=1, max_size=9), st.integers(1, 4))
+def test_chunk_boundaries_do_not_change_the_text(items: list[Any], per_chunk: int) -> None:
+    report = {"a": 1, "items": items, "z": [1, {"b": None}]}
+    chunks = list(structured_json_chunks(report, per_chunk))
+    assert len(chunks) == math.ceil(len(items) / per_chunk) + 1  # the last one: the tail
+    assert "".join(chunks) == reference(report)
+
+
+def test_the_shapes_are_the_keys_to_dict_writes() -> None:
+    """Every key of a real report's records is in the writer's shapes, and vice versa."""
+    report = score_bundled_example().to_dict()
+    for item in report["items"]:
+        assert set(item) == set(ITEM_SHAPE)
+        assert set(item["fact"]) == set(FACT_SHAPE)
+        assert set(item["format"]) == set(FORMAT_SHAPE)
+        if item["reference"] is not None:
+            assert set(item["reference"]) == set(REFERENCE_SHAPE)
+
+
+@pytest.mark.parametrize("wrapped", [False, True])
+def test_bundled_reports_many_times_over(wrapped: bool) -> None:
+    """The real report (every bucket, verdict and reason), repeated past one chunk."""
+    report = score_bundled_example(read_facts_from_wrapped=wrapped).to_dict()
+    assert render_structured_json(report) == reference(report)
+    report["items"] = report["items"] * 40  # 1,200 records: three chunks
+    assert render_structured_json(report) == reference(report)
+
+
+def test_written_file_is_the_whole_text_encoded(tmp_path: Path) -> None:
+    report = score_bundled_example().to_dict()
+    report["items"][0]["response"] = "lone \ud800 surrogate, é, \u2028"
+    report["items"] = report["items"] * 25
+    target = tmp_path / "out" / "report.json"
+    assert write_structured_json(target, report, "--output") == target
+    assert target.read_bytes() == reference(report).encode("utf-8", "backslashreplace")
+    assert b"lone \\ud800 surrogate" in target.read_bytes()  # the escape, as write_file does
+    back = json.loads(target.read_text("utf-8"))["items"][0]["response"]
+    assert back == "lone \ud800 surrogate, é, \u2028"
+
+
+def test_a_failure_part_way_leaves_the_old_file(tmp_path: Path) -> None:
+    """A value JSON cannot hold in the third chunk: nothing half-written replaces the file."""
+    target = tmp_path / "report.json"
+    target.write_text("old\n", "utf-8")
+    report = score_bundled_example().to_dict()
+    report["items"] = [dict(item) for item in report["items"] * 40]
+    report["items"][1100]["response"] = {1j}
+    with pytest.raises(TypeError):
+        json.dumps(report)
+    with pytest.raises(TypeError):
+        write_structured_json(target, report, "--output")
+    assert target.read_text("utf-8") == "old\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["report.json"]
+
+
+def test_cli_output_is_json_dumps_of_what_it_holds(tmp_path: Path) -> None:
+    """``assay structured --output``: the file is json.dumps(indent=2) of its own content."""
+    out = tmp_path / "report.json"
+    cli(["structured", "--example", "--output", str(out)])
+    text = out.read_text("utf-8")
+    assert text == reference(json.loads(text))
+    assert text == reference(score_bundled_example().to_dict())
