@@ -393,3 +393,32 @@ def test_identity_names_the_format_pass_split_plainly() -> None:
     assert (
         identity["total"] == identity["empty"] + identity["format_fail"] + identity["format_pass"]
     )
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.sampled_from(["supported", "contradicted", "insufficient", "judge_failed"])),
+    st.sampled_from(["scorable", "unscorable"]),
+    st.lists(st.sampled_from(["sku", "name"]), max_size=2),
+    st.sampled_from(["format_pass", "format_fail", "empty"]),
+)
+def test_record_counts_and_passes_match_their_definitions(
+    verdicts: list[str], status: str, missing: list[str], bucket: str
+) -> None:
+    """The record's counts are a plain tally; all_supported and end_to_end_pass as defined."""
+    from assay.structured.claims import Claim
+    from assay.structured.items import StructuredItem
+    from assay.structured.scoring import FactResult, FormatResult, ItemResult
+    from assay.structured.verdicts import VERDICTS, ClaimVerdict
+
+    claims = tuple(ClaimVerdict(Claim(f"f{n}", n, f"/f{n}"), v) for n, v in enumerate(verdicts))
+    fact = FactResult(status, None, "response", claims, ("sku", "name"), tuple(missing))
+    record = fact.to_dict()
+    assert record["counts"] == {v: verdicts.count(v) for v in VERDICTS}
+    assert list(record["counts"]) == list(VERDICTS)  # the order the report always had
+    expected = status == "scorable" and set(verdicts) <= {"supported"} and not missing
+    assert record["all_supported"] is expected is fact.all_supported
+    item = StructuredItem("x", "{}", line=1)
+    result = ItemResult(item, bucket, FormatResult("pass", (), ()), fact)
+    assert result.to_dict()["end_to_end_pass"] is (bucket == "format_pass" and expected)
+    assert result.to_dict()["end_to_end_pass"] is result.end_to_end_pass

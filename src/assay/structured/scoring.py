@@ -26,7 +26,6 @@ required item stated. An answer with no claims is unscorable, never a fact pass.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -123,11 +122,19 @@ class FactResult:
 
     def to_dict(self) -> dict[str, Any]:
         """Canonical JSON form."""
-        counts = Counter(v.verdict for v in self.verdicts)
+        counts = dict.fromkeys(VERDICTS, 0)
+        for claim in self.verdicts:
+            if claim.verdict in counts:
+                counts[claim.verdict] += 1
+        all_supported = (  # as the property: every claim supported, none missing
+            self.status == "scorable"
+            and counts[SUPPORTED] == len(self.verdicts)
+            and not self.missing_required
+        )
         return {
-            "all_supported": self.all_supported,
+            "all_supported": all_supported,
             "claims": [v.to_dict() for v in self.verdicts],
-            "counts": {verdict: counts[verdict] for verdict in VERDICTS},
+            "counts": counts,
             "missing_required": list(self.missing_required),
             "reason": self.reason,
             "required": list(self.required),
@@ -152,10 +159,11 @@ class ItemResult:
 
     def to_dict(self) -> dict[str, Any]:
         """Canonical JSON form (the raw response verbatim)."""
+        fact = self.fact.to_dict()
         return {
             "bucket": self.bucket,
-            "end_to_end_pass": self.end_to_end_pass,
-            "fact": self.fact.to_dict(),
+            "end_to_end_pass": self.bucket == FORMAT_PASS and fact["all_supported"],
+            "fact": fact,
             "format": self.format.to_dict(),
             "id": self.item.id,
             "line": self.item.line,
