@@ -219,3 +219,18 @@ def test_report_csv_is_the_per_item_csv(example: Path) -> None:
     assert rendered.read_bytes() == per_item.read_bytes()
     header = next(csv.reader(io.StringIO(rendered.read_text("utf-8"))))
     assert header[:4] == ["id", "line", "bucket", "format_verdict"]
+
+
+def test_structured_command_module_loads_no_evaluation_stack() -> None:
+    """``assay structured`` starts without eval's option groups (evaluation, metrics, numpy)."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys, assay.cli.structured_cmd; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'numpy' "
+        "or m.startswith(('assay.evaluation', 'assay.metrics', 'assay.cli.options'))))"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

@@ -15,6 +15,8 @@ from typing import Any, TypeVar, cast
 
 import click
 
+from assay.cli.dask_flags import dask_option as dask_option  # re-exported
+from assay.cli.dask_flags import partition_lines as partition_lines  # re-exported
 from assay.evaluation.compare import CompareOptions
 from assay.evaluation.profiles import DUPLICATE_POLICIES, PROFILES
 
@@ -127,15 +129,6 @@ def input_options(func: F) -> F:
     )  # fmt: skip
 
 
-def dask_option() -> Callable[[F], F]:
-    """``--dask local:N|tcp://HOST:PORT``: score partitions on a Dask cluster (same output)."""
-    return click.option(
-        "--dask", default=None, metavar="local:N|tcp://HOST:PORT",
-        help="Score on a Dask cluster: local:N starts N local workers; an address uses "
-        "a running scheduler. Outputs are byte-identical to a local run (assay[dask]).",
-    )  # fmt: skip
-
-
 def stats_options(func: F) -> F:
     """Ranking metric, paired test, trials, seed, and the report files of a comparison."""
     return _apply(
@@ -175,14 +168,3 @@ def stats_options(func: F) -> F:
             ),
         ],
     )  # fmt: skip
-
-
-def partition_lines(dask: str | None) -> Callable[[int, int], None] | None:
-    """With ``--dask``: one ``dask ADDRESS: D/T partitions done`` line on stderr each."""
-    if dask is None:
-        return None
-
-    def show(done: int, total: int) -> None:
-        click.echo(f"dask {dask}: {done}/{total} partitions done", err=True)
-
-    return show

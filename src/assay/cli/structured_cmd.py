@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from assay.cli.dask_flags import dask_option, partition_lines
 from assay.cli.judge_cmd import JudgeArgs, echo_run_counts, judge_options
-from assay.cli.options import dask_option, partition_lines
 from assay.cli.stdout import echo_written, side_console, stdout_taken
 from assay.io.bundled import data_path
 from assay.io.output import refuse_overwriting_inputs
