@@ -27,7 +27,8 @@ from __future__ import annotations
 import os
 import re
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -150,12 +151,24 @@ def _client(spec: ExecutorSpec) -> Iterator[Any]:
             n_workers=spec.workers,
             threads_per_worker=1,
             processes=True,
-            dashboard_address=None,
-            silence_logs=50,  # a bad-input error is reported once, by the client
+            **CLUSTER_QUIET,
         ) as cluster,
         distributed.Client(cluster, set_as_default=False) as client,
     ):
         yield client
+
+
+CLUSTER_QUIET: dict[str, Any] = {
+    "host": "127.0.0.1",
+    # Dask's scheduler starts its HTTP server even with dashboard_address=None, then on
+    # 8787 (clashing with another cluster, or the user's own): an ephemeral loopback
+    # port, no dashboard, for the scheduler and each worker.
+    "dashboard_address": "127.0.0.1:0",
+    "worker_dashboard_address": "127.0.0.1:0",
+    "scheduler_kwargs": {"dashboard": False},
+    "silence_logs": 50,  # a bad-input error is reported once, by the client
+}
+"""How assay starts a ``local:N`` cluster: loopback only, quiet."""
 
 
 class _Later:
@@ -237,6 +250,43 @@ class Executor:
             return results
         return self._map_on_cluster(function, partitions, shared, progress)
 
+    def stream(
+        self, function: Callable[..., R], partitions: Iterable[Any], *shared: Any,
+        window: int = 0,
+    ) -> Iterator[R]:  # fmt: skip
+        """``function(p, *shared)`` for each partition, yielded in partition order.
+
+        At most ``window`` partitions (default: twice the workers, at least 2) are
+        submitted and not yet yielded, so the client holds a few partitions and
+        their results at a time, however many there are. ``partitions`` is read
+        lazily: an error it raises comes after the results of the partitions
+        before it (as in process). A partition's exception is raised as the client
+        states it (:func:`seen_from_client`).
+        """
+        if self.client is None:
+            for part in partitions:
+                yield function(part, *shared)
+            return
+        limit = window or max(2, 2 * len(self.client.scheduler_info().get("workers", {})))
+        pending: deque[Any] = deque()
+        source = iter(partitions)
+        try:
+            while True:
+                try:
+                    while len(pending) < limit:
+                        pending.append(self.submit(function, next(source), *shared))
+                except StopIteration:
+                    source = iter(())
+                except Exception:  # the reader's error: after the partitions before it
+                    while pending:
+                        yield _result(pending.popleft())
+                    raise
+                if not pending:
+                    return
+                yield _result(pending.popleft())
+        finally:
+            self.cancel(list(pending))
+
     def _map_on_cluster(
         self,
         function: Callable[..., R],
@@ -274,6 +324,13 @@ class Executor:
         errors = (future.exception() for future in futures[: failed + 1])  # each waits
         error: BaseException = next(e for e in errors if e is not None)  # None: succeeded
         return seen_from_client(error)
+
+
+def _result(handle: Any) -> Any:
+    try:
+        return handle.result()
+    except Exception as error:
+        raise seen_from_client(error) from None
 
 
 def seen_from_client(error: BaseException) -> BaseException:

@@ -8,15 +8,29 @@ what the corpus value needs (8-byte values; running sums of statistics, and the
 per-item statistics only for ``--confidence`` on a corpus metric). Pair ids are
 checked for repeats with 8 bytes each (:class:`assay.io.idset.HashedIds`).
 
-With ``--dask`` the pairs are read first, cut into chunks of
-:data:`~assay.api.CHUNK_ITEMS`, scored on the cluster by
-:class:`~assay.metrics.stream.ChunkTask` and taken back in order by the same
-tallies: the numbers and files are the same as in process.
+With ``--dask`` the client never holds all pairs:
+
+* a plain ``.jsonl`` file larger than :data:`~assay.io.blocks.BLOCK_BYTES` is cut
+  into byte-range blocks (:mod:`assay.io.blocks`; a first pass numbers their
+  lines), and each block is read, checked and scored on a worker by
+  :class:`~assay.metrics.stream.BlockTask`, which sends back ids, lines and
+  per-item values, no text;
+* any other input (a smaller file, CSV/TSV, compressed, standard input) is read on
+  the client in chunks of :data:`~assay.api.CHUNK_ITEMS`, scored on the cluster by
+  :class:`~assay.metrics.stream.ChunkTask`, a few chunks in flight at a time.
+
+Either way the results come back in file order, and the client checks ids and
+no-answer probabilities row by row and feeds the same tallies
+(:meth:`FileScoring.take_rows`) as in process: the numbers, files and the first
+error (file, line, field) are the same as in process.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
+import os
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +41,9 @@ import numpy as np
 import assay.api
 from assay.cli.score_output import Interval, score_entry
 from assay.errors import InputFileError
-from assay.io.jsonl import Pair, read_pairs
+from assay.io import blocks
+from assay.io.idset import HashedIds
+from assay.io.jsonl import Pair, read_pairs, refuse_repeat
 from assay.io.output import Sink
 from assay.metrics.base import BoundMetric
 from assay.metrics.corpus import Part
@@ -35,14 +51,17 @@ from assay.metrics.interval import interval_of
 from assay.metrics.stream import (
     CHUNK,
     SQUAD_V2,
+    BlockTask,
     ChunkTask,
+    NoAnswerFlags,
     NoAnswerTally,
     StreamResult,
     Tally,
+    no_answer_flags,
     score_chunk,
     squad_v2_companion,
 )
-from assay.parallel import executor_for
+from assay.parallel import Executor, executor_for, seen_from_client
 from assay.stats.bootstrap import BootstrapEstimate
 
 
@@ -56,6 +75,26 @@ class PairChunk:
     probabilities: list[float] | None
 
 
+Place = tuple[str, int, bool]
+"""A row's file, line and whether it gives a ``no_answer_probability``."""
+
+
+def check_chance(first: Place, row: Place) -> None:
+    """Refuse ``row`` if it gives a no-answer probability and the first row not, or back.
+
+    Raises:
+        InputFileError: naming the first of the two rows without one.
+    """
+    if first[2] != row[2]:
+        path, line, _ = row if not row[2] else first
+        raise InputFileError(
+            path,
+            "missing while other rows give one; give every row a no_answer_probability or none",
+            line=line,
+            field="no_answer_probability",
+        )
+
+
 def pair_chunks(pairs: Iterable[Pair], size: int) -> Iterator[PairChunk]:
     """The pairs in chunks of ``size``, checked as they go.
 
@@ -65,20 +104,14 @@ def pair_chunks(pairs: Iterable[Pair], size: int) -> Iterator[PairChunk]:
         InputFileError: a row without it while another has it (naming the first row
             without it), or the reader's own errors.
     """
-    first: Pair | None = None
+    first: Place | None = None
     chunk: list[Pair] = []
     for pair in pairs:
+        place = (pair.path, pair.line, pair.no_answer_probability is not None)
         if first is None:
-            first = pair
-        elif (pair.no_answer_probability is None) != (first.no_answer_probability is None):
-            missing = pair if pair.no_answer_probability is None else first
-            raise InputFileError(
-                missing.path,
-                "missing while other rows give one; give every row a no_answer_probability "
-                "or none",
-                line=missing.line,
-                field="no_answer_probability",
-            )
+            first = place
+        else:
+            check_chance(first, place)
         chunk.append(pair)
         if len(chunk) == size:
             yield _chunk(chunk)
@@ -126,29 +159,46 @@ class FileScoring:
         self.companions: dict[str, Tally] = {}  # by signature
         self.no_answer: NoAnswerTally | None = None
 
-    def scored(self, first: PairChunk) -> list[BoundMetric]:
-        """The metrics every chunk is scored with, decided by the file's first chunk.
+    def with_chances(self) -> list[BoundMetric]:
+        """The metrics of rows with no-answer probabilities.
 
-        The asked metrics first, then the SQuAD v2 companions the threshold search needs.
+        The asked ones first, then the SQuAD v2 companions the threshold search needs.
         """
-        if first.probabilities is not None and self.no_answer is None:
+        asked = {m.signature for m in self.metrics}
+        extra: dict[str, BoundMetric] = {}
+        for metric in self.metrics:
+            if metric.spec.name in SQUAD_V2:
+                other = squad_v2_companion(metric)
+                if other.signature not in asked:
+                    extra.setdefault(other.signature, other)
+        return self.metrics + list(extra.values())
+
+    def scored(self, chances: bool) -> list[BoundMetric]:
+        """The metrics every chunk is scored with, decided by the file's first row.
+
+        ``chances``: whether it gives a no-answer probability (see :meth:`with_chances`).
+        """
+        if chances and self.no_answer is None:
             self.no_answer = NoAnswerTally()
-            asked = {m.signature for m in self.metrics}
-            for metric in self.metrics:
-                if metric.spec.name in SQUAD_V2:
-                    other = squad_v2_companion(metric)
-                    if other.signature not in asked:
-                        self.companions.setdefault(other.signature, Tally(other))
+            for other in self.with_chances()[len(self.metrics) :]:
+                self.companions[other.signature] = Tally(other)
         return self.metrics + [t.bound for t in self.companions.values()]
 
     def take(self, chunk: PairChunk, parts: list[Part]) -> None:
         """Add one scored chunk (its parts in the order of :meth:`scored`)."""
+        flags = None
+        if chunk.probabilities is not None:
+            flags = no_answer_flags(chunk.predictions, chunk.targets, chunk.probabilities)
+        self.take_rows(chunk.ids, parts, flags)
+
+    def take_rows(self, ids: list[str], parts: list[Part], flags: NoAnswerFlags | None) -> None:
+        """Add the next scored rows: their ids, parts and no-answer flags."""
         for tally, part in zip([*self.tallies, *self.companions.values()], parts, strict=True):
             tally.add(part)
-        if self.no_answer is not None and chunk.probabilities is not None:
-            self.no_answer.add(chunk.predictions, chunk.targets, chunk.probabilities)
+        if self.no_answer is not None and flags is not None:
+            self.no_answer.add_flags(flags)
         if self.rows is not None:
-            text = per_item_text(chunk.ids, self.metrics, parts)
+            text = per_item_text(ids, self.metrics, parts)
             self.rows.write(text.encode("utf-8", "backslashreplace"))
 
     def entries(self) -> list[dict[str, Any]]:
@@ -206,14 +256,70 @@ def score_file(
     scoring = FileScoring(metrics, interval, rows)
     if executor is None:
         for chunk in pair_chunks(read_pairs(pairs_file, hashed_ids=True), CHUNK):
-            scored = scoring.scored(chunk)
+            scored = scoring.scored(chunk.probabilities is not None)
             scoring.take(chunk, score_chunk(scored, chunk.predictions, chunk.targets))
         return scoring.entries()
-    # raises on an empty file; the partition size is read now, so a set CHUNK_ITEMS counts
-    every = list(pair_chunks(read_pairs(pairs_file), assay.api.CHUNK_ITEMS))
-    task = ChunkTask(scoring.scored(every[0]))
     with executor_for(executor) as runner:
-        parts = runner.map(task, [(c.predictions, c.targets) for c in every], progress=progress)
-    for chunk, chunk_parts in zip(every, parts, strict=True):
-        scoring.take(chunk, chunk_parts)
+        name = str(pairs_file)
+        if runner.distributed and blocks.splittable(name):
+            size = os.path.getsize(name)
+            if size > blocks.BLOCK_BYTES:  # read at call time, so a set BLOCK_BYTES counts
+                _score_blocks(scoring, runner, name, size, progress)
+                return scoring.entries()
+        _score_chunks(scoring, runner, pairs_file, progress)
     return scoring.entries()
+
+
+def _score_chunks(
+    scoring: FileScoring, runner: Executor, pairs_file: Path,
+    progress: Callable[[int, int], None] | None,
+) -> None:  # fmt: skip
+    """Read the pairs here, a chunk at a time; score the chunks on the cluster, in order.
+
+    The total in ``progress`` counts the chunks read so far (the file is not read ahead).
+    """
+    # the partition size is read now, so a set CHUNK_ITEMS counts
+    chunks = pair_chunks(read_pairs(pairs_file, hashed_ids=True), assay.api.CHUNK_ITEMS)
+    first = next(chunks)  # an empty file raises the local error here
+    task = ChunkTask(scoring.scored(first.probabilities is not None))  # the first row decides
+    kept: deque[PairChunk] = deque()
+
+    def sent() -> Iterator[tuple[list[str], list[list[str]]]]:
+        for chunk in itertools.chain([first], chunks):
+            kept.append(chunk)
+            yield chunk.predictions, chunk.targets
+
+    for done, parts in enumerate(runner.stream(task, sent()), 1):
+        scoring.take(kept.popleft(), parts)
+        if progress is not None:
+            progress(done, done + len(kept))
+
+
+def _score_blocks(
+    scoring: FileScoring, runner: Executor, path: str, size: int,
+    progress: Callable[[int, int], None] | None,
+) -> None:  # fmt: skip
+    """Read and score the file's blocks on the workers; check and take them here, in order."""
+    cwd = os.getcwd()
+    plan = blocks.plan_blocks(path, size, blocks.BLOCK_BYTES)
+    plan = blocks.numbered(plan, runner.map(blocks.CountTask(cwd), plan))
+    task = BlockTask(scoring.metrics, scoring.with_chances(), cwd)
+    ids, first = HashedIds(), None
+    for done, block in enumerate(runner.stream(task, plan), 1):
+        for pair_id, line, chance in zip(block.ids, block.lines, block.chances, strict=True):
+            if not ids.add(pair_id):
+                refuse_repeat(path, path, pair_id, line)
+            place = (path, line, chance is not None)
+            first = first or place
+            check_chance(first, place)
+        if block.error is not None:
+            if block.pending is not None and not ids.add(block.pending[0]):
+                refuse_repeat(path, path, *block.pending)
+            raise seen_from_client(block.error)
+        if block.ids:
+            scoring.scored(first is not None and first[2])
+            scoring.take_rows(block.ids, block.parts, block.flags)
+        if progress is not None:
+            progress(done, len(plan))
+    if first is None:
+        list(read_pairs(path))  # raises the local run's error for a file without rows

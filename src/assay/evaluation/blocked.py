@@ -59,15 +59,6 @@ def plan_parts(files: Sequence[str], block_bytes: int) -> list[list[FilePart]] |
     ]
 
 
-@dataclass(frozen=True, slots=True)
-class _CountTask:
-    cwd: str
-
-    def __call__(self, block: Block) -> tuple[int, int]:
-        with working_directory(self.cwd):
-            return blocks.count_line_ends(block)
-
-
 Scan = tuple[list[PredictionRow], Exception | None, Oddities]
 
 
@@ -119,7 +110,7 @@ def number_blocks(runner: Executor, plans: Iterable[list[list[FilePart]]], cwd: 
             cut = [p.block for p in parts if p.block is not None]
             if not cut:
                 continue
-            counts = runner.map(_CountTask(cwd), cut)
+            counts = runner.map(blocks.CountTask(cwd), cut)
             parts[:] = [
                 FilePart(p.path, b)
                 for p, b in zip(parts, blocks.numbered(cut, counts), strict=True)

@@ -23,10 +23,11 @@ from pathlib import Path
 from typing import IO
 
 from assay.errors import InputFileError
-from assay.io.jsonl import iter_jsonl_stream
+from assay.io.jsonl import Pair, iter_jsonl_stream, pair_of_row
 from assay.io.oddities import Oddities
 from assay.io.predictions import PredictionRow, row_from_record
 from assay.io.sources import compression_of
+from assay.parallel import working_directory
 
 BLOCK_BYTES = 64 * 2**20
 """Nominal block size: a worker holds about one block's rows at a time."""
@@ -105,6 +106,19 @@ def count_line_ends(block: Block) -> tuple[int, int]:
         return newlines, lone
 
 
+class CountTask:
+    """``task(block)``: the line ends a block owns (the first pass that numbers blocks)."""
+
+    def __init__(self, cwd: str) -> None:
+        """Keep the client's working directory."""
+        self.cwd = cwd
+
+    def __call__(self, block: Block) -> tuple[int, int]:
+        """``(newlines, lone CRs)`` of the block's lines."""
+        with working_directory(self.cwd):
+            return count_line_ends(block)
+
+
 def numbered(blocks: list[Block], counts: list[tuple[int, int]]) -> list[Block]:
     """``blocks`` with their first line numbers, from each earlier block's counts.
 
@@ -155,3 +169,31 @@ def read_block_rows(
     except InputFileError as error:
         return rows, error
     return rows, None
+
+
+PairScan = tuple[list[Pair], InputFileError | None, tuple[str, int] | None]
+"""A block's pairs, the error that ended it, and the id (and line) its bad row gave."""
+
+
+def read_block_pairs(block: Block) -> PairScan:
+    """The checked pairs of one block of a pairs file, in order (as :func:`read_pairs`).
+
+    Ids are not checked for repeats here (a repeat may lie in another block): the
+    caller checks them in file order. An input error is returned, not raised, with
+    the pairs before it and, when the bad row's id was read before its error (a bad
+    ``no_answer_probability``), that ``(id, line)``: a repeated id is reported first.
+    """
+    pairs: list[Pair] = []
+    last: list[tuple[str, int]] = [("", 0)]  # the last id read, and its line
+
+    def note_id(pair_id: str, line: int) -> None:
+        last[0] = (pair_id, line)
+
+    lines = iter_block_lines(block)
+    first = (block.first_line, block.first_universal)
+    try:
+        for line, record in iter_jsonl_stream(lines, block.path, first=first):
+            pairs.append(pair_of_row(record, block.path, line, note_id))
+    except InputFileError as error:
+        return pairs, error, last[0] if last[0][1] == error.line else None
+    return pairs, None, None

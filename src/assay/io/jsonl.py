@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import math
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -391,51 +391,72 @@ def read_pairs(path: str | Path, *, hashed_ids: bool = False) -> Iterator[Pair]:
     seen: dict[str, int] = {}
     source, path = path, display_name(path)
     hashed = HashedIds() if hashed_ids and str(source) != "-" else None
+
+    def check_id(pair_id: str, line: int) -> None:
+        if hashed is not None:
+            if not hashed.add(pair_id):
+                refuse_repeat(source, path, pair_id, line)
+        elif pair_id in seen:
+            raise _duplicate_id(path, pair_id, seen[pair_id], line)
+        else:
+            seen[pair_id] = line
+
     rows = 0
     for line, row in iter_records(source):
-        prediction = row.get("prediction")
-        if not isinstance(prediction, str):
-            problem = "missing" if "prediction" not in row else f"not a string ({prediction!r})"
-            raise InputFileError(
-                path, f"{problem}; give the answer text", line=line, field="prediction"
-            )
-        targets = row.get("targets")
-        if isinstance(targets, str):
-            targets = [targets]
-        if (
-            not isinstance(targets, list)
-            or not targets
-            or not all(isinstance(t, str) for t in targets)
-        ):
-            raise InputFileError(
-                path,
-                f"must be a non-empty list of strings, got {targets!r}",
-                line=line,
-                field="targets",
-            )
-        pair_id = _pair_id(row, path, line, None if hashed else seen)
-        if hashed is not None and not hashed.add(pair_id):
-            _refuse_repeat(source, path, pair_id, line)
-        chance = row.get("no_answer_probability")
-        if isinstance(chance, str):  # CSV/TSV cells are text
-            chance = _number_or_text(chance)
-        if chance is not None and (
-            isinstance(chance, bool) or not isinstance(chance, (int, float)) or not 0 <= chance <= 1
-        ):
-            raise InputFileError(
-                path,
-                f"must be a probability between 0 and 1, got {chance!r}",
-                line=line,
-                field="no_answer_probability",
-            )
-        yield Pair(pair_id, prediction, tuple(targets), str(path), line,
-                   None if chance is None else float(chance))  # fmt: skip
+        yield pair_of_row(row, path, line, check_id)
         rows += 1
     if not rows:
         raise InputFileError(
             path, "no rows to score (the file is empty or blank); give one "
             "{id, prediction, targets} object per line"
         )  # fmt: skip
+
+
+def pair_of_row(
+    row: dict[str, Any], path: str, line: int,
+    check_id: Callable[[str, int], None] | None = None,
+) -> Pair:  # fmt: skip
+    """One checked pairs row: prediction, targets, id, then ``no_answer_probability``.
+
+    ``check_id(id, line)`` is called once the id is read (before the probability is
+    checked): :func:`read_pairs` refuses a repeated id there.
+
+    Raises:
+        InputFileError: naming file, line and field for a missing or mistyped field.
+    """
+    prediction = row.get("prediction")
+    if not isinstance(prediction, str):
+        problem = "missing" if "prediction" not in row else f"not a string ({prediction!r})"
+        raise InputFileError(
+            path, f"{problem}; give the answer text", line=line, field="prediction"
+        )
+    targets = row.get("targets")
+    if isinstance(targets, str):
+        targets = [targets]
+    if not isinstance(targets, list) or not targets or not all(isinstance(t, str) for t in targets):
+        raise InputFileError(
+            path,
+            f"must be a non-empty list of strings, got {targets!r}",
+            line=line,
+            field="targets",
+        )
+    pair_id = _pair_id(row, path, line, None)
+    if check_id is not None:
+        check_id(pair_id, line)
+    chance = row.get("no_answer_probability")
+    if isinstance(chance, str):  # CSV/TSV cells are text
+        chance = _number_or_text(chance)
+    if chance is not None and (
+        isinstance(chance, bool) or not isinstance(chance, (int, float)) or not 0 <= chance <= 1
+    ):
+        raise InputFileError(
+            path,
+            f"must be a probability between 0 and 1, got {chance!r}",
+            line=line,
+            field="no_answer_probability",
+        )
+    return Pair(pair_id, prediction, tuple(targets), str(path), line,
+                None if chance is None else float(chance))  # fmt: skip
 
 
 def _number_or_text(cell: str) -> float | str | None:
@@ -448,7 +469,7 @@ def _number_or_text(cell: str) -> float | str | None:
         return cell
 
 
-def _refuse_repeat(source: str | Path, path: str, pair_id: str, line: int) -> None:
+def refuse_repeat(source: str | Path, path: str, pair_id: str, line: int) -> None:
     """Raise the duplicate-id error if ``pair_id`` occurs before ``line``.
 
     A repeated hash may also be two ids with one hash: then nothing is raised.

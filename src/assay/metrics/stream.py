@@ -30,11 +30,13 @@ from typing import Any
 
 import numpy as np
 
-from assay.errors import InvalidInputError
+from assay.errors import InputFileError, InvalidInputError
+from assay.io.blocks import Block, read_block_pairs
 from assay.metrics.base import BoundMetric
 from assay.metrics.corpus import Part, corpus_part
 from assay.metrics.registry import get_metric
 from assay.metrics.squad_v2_thresh import squad_v2_evaluation
+from assay.parallel import working_directory
 
 CHUNK = 4096
 """Pairs per chunk when streaming a file in this process."""
@@ -73,6 +75,62 @@ class ChunkTask:
     def __call__(self, chunk: tuple[Sequence[str], Sequence[Sequence[str]]]) -> list[Part]:
         """Score one ``(predictions, targets)`` chunk."""
         return score_chunk(self.metrics, *chunk)
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredBlock:
+    """One byte-range block of a pairs file, read and scored on a worker.
+
+    Attributes:
+        ids: the pairs' ids, in file order (checked for repeats by the client).
+        lines: each pair's line.
+        chances: each pair's ``no_answer_probability`` (``None`` where not given).
+        parts: one part per metric, as :func:`score_chunk` returns them.
+        flags: what :class:`NoAnswerTally` keeps (``None`` when the block's first
+            pair has no probability).
+        error: the input error that ended the block (raised by the client in order).
+        pending: ``(id, line)`` of the bad row when its id was read before the error.
+    """
+
+    ids: list[str]
+    lines: list[int]
+    chances: list[float | None]
+    parts: list[Part]
+    flags: NoAnswerFlags | None
+    error: InputFileError | None
+    pending: tuple[str, int] | None
+
+
+class BlockTask:
+    """Read one block of a pairs file and score it: ``task(block)`` gives a :class:`ScoredBlock`.
+
+    The block's pairs are scored with ``metrics``, or with ``with_chances`` when its
+    first pair carries a ``no_answer_probability`` (the SQuAD v2 companions too). The
+    worker holds one block's pairs at a time and sends back no text.
+    """
+
+    def __init__(
+        self, metrics: Sequence[BoundMetric], with_chances: Sequence[BoundMetric], cwd: str
+    ) -> None:
+        """Keep both metric lists and the client's working directory."""
+        self.metrics, self.with_chances, self.cwd = list(metrics), list(with_chances), cwd
+
+    def __call__(self, block: Block) -> ScoredBlock:
+        """Read, check and score one block."""
+        with working_directory(self.cwd):
+            pairs, error, pending = read_block_pairs(block)
+        chances = [p.no_answer_probability for p in pairs]
+        predictions = [p.prediction for p in pairs]
+        targets = [list(p.targets) for p in pairs]
+        flags = None
+        metrics = self.metrics
+        if chances and chances[0] is not None:
+            metrics = self.with_chances
+            if all(c is not None for c in chances):
+                flags = no_answer_flags(predictions, targets, chances)  # type: ignore[arg-type]
+        parts = score_chunk(metrics, predictions, targets) if pairs else []
+        return ScoredBlock([p.id for p in pairs], [p.line for p in pairs], chances, parts,
+                           flags, error, pending)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +233,19 @@ def squad_v2_companion(bound: BoundMetric) -> BoundMetric:
     return other.bind(tokenizer=bound.tokenizer, normalizer=bound.normalizer)
 
 
+NoAnswerFlags = tuple[list[float], bytes, bytes]
+"""Per item: the no-answer probability, whether gold has an answer, whether one was given."""
+
+
+def no_answer_flags(
+    predictions: Sequence[str], targets: Sequence[Sequence[str]], probabilities: Sequence[float]
+) -> NoAnswerFlags:
+    """What :class:`NoAnswerTally` keeps of a chunk: a few bytes per item."""
+    has_answer = bytes(any(t != "" for t in item) for item in targets)
+    answered = bytes(p != "" for p in predictions)
+    return list(probabilities), has_answer, answered
+
+
 class NoAnswerTally:
     """What SQuAD v2.0's threshold search needs of each item, a few bytes each."""
 
@@ -191,9 +262,14 @@ class NoAnswerTally:
         probabilities: Sequence[float],
     ) -> None:
         """Take the next chunk's predictions, targets and no-answer probabilities."""
+        self.add_flags(no_answer_flags(predictions, targets, probabilities))
+
+    def add_flags(self, flags: NoAnswerFlags) -> None:
+        """Take the next chunk's :func:`no_answer_flags`."""
+        probabilities, has_answer, answered = flags
         self.probabilities.extend(probabilities)
-        self.has_answer.extend(any(t != "" for t in item) for item in targets)
-        self.answered.extend(p != "" for p in predictions)
+        self.has_answer.extend(has_answer)
+        self.answered.extend(answered)
 
     def details(self, exact: Sequence[float], f1: Sequence[float]) -> dict[str, float]:
         """The official script's figures from the items' exact-match and F1 values.
