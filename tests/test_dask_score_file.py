@@ -145,8 +145,9 @@ def test_block_errors_are_the_local_errors(
     }  # fmt: skip
     seen = {}
     for name, path in files.items():
+        (tmp_path / name).mkdir()
         local, remote = both(["score", "f1", "--file", str(path)], client.scheduler.address,
-                             tmp_path / name if (tmp_path / name).mkdir() is None else tmp_path)  # fmt: skip
+                             tmp_path / name)  # fmt: skip
         assert local[0] == remote[0] != 0, name
         assert remote[3] == local[3] and len(local[3]) == 1, (name, remote[4])
         assert "Traceback" not in remote[4]
