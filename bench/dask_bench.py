@@ -13,7 +13,11 @@ Generated XL-DocBench-shaped data (concise, medium and verbose answers). Prints:
 - a size series from the small job (13 x 1,345) up: wall time in process and on
   ``local:N``, whether the results are identical, and the first size at which the
   cluster wins;
-- the large job (``--systems`` x ``--questions``, default 200 x 20,000).
+- the large job (``--systems`` x ``--questions``, default 200 x 20,000);
+- ``score --file --dask`` on a pairs file of ``--pairs-gb`` GB and on one a quarter
+  of its size, read in blocks on the workers, each in a fresh process with a
+  fresh cluster: wall time, peak RSS of the client and of each worker. A worker's
+  peak should follow the block size, not the file's size.
 
 Each figure is printed with the machine's load average beside it: on a shared
 machine the times are noisy, the ratios less so. ``TARGET`` lines follow the
@@ -28,6 +32,7 @@ import os
 import random
 import resource
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -190,6 +195,74 @@ def big_file(root: Path, gigabytes: float, workers: int) -> None:
     path.unlink()
 
 
+def write_pairs(path: Path, size: float, seed: int = 13) -> int:
+    """A pairs file of about ``size`` GB (realistic lengths); returns its row count."""
+    rng = random.Random(seed)
+    texts = [" ".join(rng.choices(WORDS, k=k)) for k in (2, 5, 12, 30, 60) for _ in range(40)]
+    written, n, limit = 0, 0, int(size * 1e9)
+    with path.open("w", encoding="utf-8") as out:
+        while written < limit:
+            line = (f'{{"id": "p{n}", "prediction": "{texts[n % 199]}", '
+                    f'"targets": ["{texts[(n * 7) % 200]}"]}}\n')  # fmt: skip
+            out.write(line)
+            written += len(line)
+            n += 1
+    return n
+
+
+def score_pairs_step(path: str, workers: int, block_bytes: int) -> None:
+    """In a fresh process: ``score --file --dask local:N``; print wall time and peak RSS as JSON."""
+    from dask.distributed import Client
+
+    from assay.cli.score_file import score_file
+    from assay.cli.score_output import Interval
+    from assay.metrics.registry import get_metric
+
+    blocks.BLOCK_BYTES = block_bytes
+    with _cluster(workers) as cluster, Client(cluster) as client:
+        start = time.perf_counter()
+        entries = score_file([get_metric("f1").bind()], Path(path), Interval(None, 0, 2),
+                             executor=client)  # fmt: skip
+        wall = time.perf_counter() - start
+        peaks = client.run(lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+    print(json.dumps({"wall": wall, "client": _peak_mib(), "workers": sorted(peaks.values()),
+                      "n": entries[0]["n"], "value": entries[0]["value"]}))  # fmt: skip
+
+
+def pairs_file(root: Path, gigabytes: float, workers: int) -> None:
+    """``score --file`` in blocks at two file sizes: the workers' peaks follow the block size."""
+    free = shutil.disk_usage(root).free / 1e9
+    size = min(gigabytes, free / 3)
+    if size < gigabytes:
+        print(f"pairs file: scaled down to {size:.2f} GB (free disk {free:.1f} GB)")
+    peaks = {}
+    for share in (0.25, 1.0):
+        path = root / f"pairs-{share}.jsonl"
+        start = time.perf_counter()
+        rows = write_pairs(path, size * share)
+        made = time.perf_counter() - start
+        code = (f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); "
+                f"import dask_bench; dask_bench.score_pairs_step({str(path)!r}, {workers}, "
+                f"{blocks.BLOCK_BYTES})")  # fmt: skip
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              check=True)  # fmt: skip
+        figures = json.loads(done.stdout.strip().splitlines()[-1])
+        gb = path.stat().st_size / 1e9
+        parts = -(-path.stat().st_size // blocks.BLOCK_BYTES)
+        print(f"score --file f1 --dask local:{workers}: {gb:.2f} GB, {rows:,} pairs (written in "
+              f"{made:.1f} s), {parts} blocks of {blocks.BLOCK_BYTES / 2**20:g} MiB: "
+              f"{figures['wall']:.1f} s, n={figures['n']:,}; peak RSS client "
+              f"{figures['client']:.0f} MiB, workers "
+              f"{', '.join(f'{w:.0f}' for w in figures['workers'])} MiB; {_load()}", flush=True)
+        peaks[share] = figures
+        path.unlink()
+    small, full = max(peaks[0.25]["workers"]), max(peaks[1.0]["workers"])
+    target("score --file blocks: worker peak RSS, full vs quarter file", f"{full:.0f} vs "
+           f"{small:.0f} MiB", "<= 1.25x", full <= 1.25 * small)  # fmt: skip
+    target("score --file blocks: client peak RSS", f"{peaks[1.0]['client']:.0f} MiB",
+           "< 1024 MiB", peaks[1.0]["client"] < 1024)  # fmt: skip
+
+
 def main() -> int:
     """Run the comparison and print the figures."""
     parser = argparse.ArgumentParser()
@@ -198,11 +271,15 @@ def main() -> int:
     parser.add_argument("--questions", type=int, default=20_000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--big-gb", type=float, default=5.0, help="size of the large file")
+    parser.add_argument("--pairs-gb", type=float, default=5.0, help="size of the pairs file")
     parser.add_argument("--block-mb", type=float, default=64, help="block size (MiB)")
+    parser.add_argument("--only", choices=["big", "pairs", "series"], default=None,
+                        help="run one step only")  # fmt: skip
     args = parser.parse_args()
     series = [(13, 1345), (40, 5000), (100, 10_000)]
     if args.quick:
         args.systems, args.questions, args.big_gb, args.block_mb = 20, 2000, 0.05, 4
+        args.pairs_gb = 0.1
         series = [(13, 1345)]
     blocks.BLOCK_BYTES = int(args.block_mb * 2**20)
     try:
@@ -213,7 +290,12 @@ def main() -> int:
     print(f"{os.cpu_count()} cores; {_load()}", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        big_file(root, args.big_gb, args.workers)
+        if args.only in (None, "big"):
+            big_file(root, args.big_gb, args.workers)
+        if args.only in (None, "pairs"):
+            pairs_file(root, args.pairs_gb, args.workers)
+        if args.only not in (None, "series"):
+            return 0
         start = time.perf_counter()
         with _cluster(args.workers) as cluster, Client(cluster) as client:
             print(f"cluster start-up (local:{args.workers}): {time.perf_counter() - start:.2f} s")

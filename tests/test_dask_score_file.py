@@ -216,3 +216,33 @@ def test_assay_cluster_binds_no_dashboard_port() -> None:
     for host, port in [*scheduler, *(w for ws in workers for w in ws)]:
         assert host == "127.0.0.1" and port != 8787
     assert address.startswith("tcp://127.0.0.1:")
+
+
+@pytest.mark.parametrize("metrics", ["f1,corpus_bleu"])
+def test_poisson_bootstrap_same_numbers_local_and_on_the_cluster(
+    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, metrics: str
+) -> None:
+    """``--bootstrap poisson``: sums made on the workers per block, the local run's numbers.
+
+    In process the sums come from chunks of 4,096 pairs; on the cluster from byte
+    blocks: the partitions differ, the document and per-item rows do not.
+    """
+    pairs = write(tmp_path / "pairs.jsonl", rows(700, seed=21), ("\n", "\r\n"))
+    monkeypatch.setattr(assay.io.blocks, "BLOCK_BYTES", 4_000)
+    args = ["score", "-m", metrics, "--file", str(pairs), "--json", "--confidence", "0.9",
+            "--resamples", "300", "--seed", "4", "--bootstrap", "poisson"]  # fmt: skip
+    local, remote = both(args, client.scheduler.address, tmp_path)
+    assert local[0] == remote[0] == 0, remote[4]
+    assert local[1:3] == remote[1:3]
+    document = json.loads(local[1])
+    assert document["options"]["bootstrap"] == "poisson"
+    for entry in document["metrics"]:
+        interval = entry["interval"]
+        assert interval["method"] == "poisson" and interval["seed"] == 4
+        assert interval["lower"] < entry["value"] < interval["upper"]
+    assert "partitions done" in remote[4]
+    text = cli("score", "f1", "--file", str(pairs), "--confidence", "0.9", "--bootstrap",
+               "poisson", "--resamples", "50")  # fmt: skip
+    assert text[0] == 0 and "(Poisson bootstrap, 50 resamples, seed " in text[1]
+    refused = cli("score", "f1", "--file", str(pairs), "--bootstrap", "poisson")
+    assert refused[0] == 2 and "--bootstrap poisson needs --confidence" in refused[2]

@@ -118,6 +118,10 @@ def value_range(name: str) -> str:
               help="Seed of the bootstrap (recorded).")  # fmt: skip
 @click.option("--resamples", type=int, default=DEFAULT_RESAMPLES, show_default=True,
               help="Bootstrap resamples (recorded).")  # fmt: skip
+@click.option("--bootstrap", type=click.Choice(["percentile", "poisson"]), default="percentile",
+              show_default=True, help="With --confidence: resample items (percentile) or give "
+              "each item Poisson(1) weights summed per partition (poisson: mergeable, for "
+              "files too large to gather; the same numbers with or without --dask).")  # fmt: skip
 @click.option("--tokenizer", default=None, help="Override the metric's tokenizer.")
 @click.option("--normalizer", default=None, help="Override the metric's normalizer.")
 @click.option(
@@ -143,6 +147,7 @@ def score_command(
     confidence: float | None,
     seed: int,
     resamples: int,
+    bootstrap: str,
     method: str,
     trials: int | None,
     tokenizer: str | None,
@@ -167,7 +172,9 @@ def score_command(
     options.update(parse_extra_options(ctx.args))
     options.update({k: v for k, v in (("tokenizer", tokenizer), ("normalizer", normalizer)) if v})
     metrics = bind_all(names, options)
-    interval = Interval(confidence, seed, resamples)
+    interval = Interval(confidence, seed, resamples, bootstrap)
+    if bootstrap != "percentile" and confidence is None:
+        raise click.UsageError(f"--bootstrap {bootstrap} needs --confidence (and --file)")
     written: Path | None = None
     if len(pairs_files) > 1:
         if len(metrics) > 1 or per_item or confidence is not None or as_json or dask:

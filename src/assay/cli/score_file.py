@@ -58,11 +58,14 @@ from assay.metrics.stream import (
     StreamResult,
     Tally,
     no_answer_flags,
+    poisson_scores,
+    poisson_sums,
     score_chunk,
     squad_v2_companion,
 )
 from assay.parallel import Executor, executor_for, seen_from_client
 from assay.stats.bootstrap import BootstrapEstimate
+from assay.stats.poisson_bootstrap import PoissonSums, poisson_interval
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +76,7 @@ class PairChunk:
     predictions: list[str]
     targets: list[list[str]]
     probabilities: list[float] | None
+    lines: list[int]
 
 
 Place = tuple[str, int, bool]
@@ -127,6 +131,7 @@ def _chunk(pairs: list[Pair]) -> PairChunk:
         [p.prediction for p in pairs],
         [list(p.targets) for p in pairs],
         None if chances[0] is None else [c for c in chances if c is not None],
+        [p.line for p in pairs],
     )
 
 
@@ -152,12 +157,20 @@ class FileScoring:
     """
 
     def __init__(self, metrics: list[BoundMetric], interval: Interval, rows: Sink | None) -> None:
-        """Start empty: one tally per metric (per-item statistics kept for an interval)."""
-        keep = interval.confidence is not None
+        """Start empty: one tally per metric (per-item statistics kept for an interval).
+
+        With ``--bootstrap poisson`` no per-item statistics are kept: each metric has
+        a :class:`~assay.stats.poisson_bootstrap.PoissonSums` instead, fed per partition.
+        """
+        poisson = interval.confidence is not None and interval.bootstrap == "poisson"
+        keep = interval.confidence is not None and not poisson
         self.metrics, self.interval, self.rows = metrics, interval, rows
         self.tallies = [Tally(m, keep_statistics=keep) for m in metrics]
         self.companions: dict[str, Tally] = {}  # by signature
         self.no_answer: NoAnswerTally | None = None
+        self.poisson = [PoissonSums(interval.seed, interval.resamples) for _ in metrics] if (
+            poisson
+        ) else None  # fmt: skip
 
     def with_chances(self) -> list[BoundMetric]:
         """The metrics of rows with no-answer probabilities.
@@ -189,12 +202,20 @@ class FileScoring:
         flags = None
         if chunk.probabilities is not None:
             flags = no_answer_flags(chunk.predictions, chunk.targets, chunk.probabilities)
+        if self.poisson is not None:
+            sums = poisson_sums(self.metrics, chunk.lines, parts, self.interval)
+            for total, part_sums in zip(self.poisson, sums, strict=True):
+                total.merge(part_sums)
         self.take_rows(chunk.ids, parts, flags)
 
-    def take_rows(self, ids: list[str], parts: list[Part], flags: NoAnswerFlags | None) -> None:
-        """Add the next scored rows: their ids, parts and no-answer flags."""
+    def take_rows(self, ids: list[str], parts: list[Part], flags: NoAnswerFlags | None,
+                  poisson: list[PoissonSums] | None = None) -> None:  # fmt: skip
+        """Add the next scored rows: ids, parts, no-answer flags (and Poisson sums)."""
         for tally, part in zip([*self.tallies, *self.companions.values()], parts, strict=True):
             tally.add(part)
+        if self.poisson is not None and poisson is not None:
+            for total, part_sums in zip(self.poisson, poisson, strict=True):
+                total.merge(part_sums)
         if self.no_answer is not None and flags is not None:
             self.no_answer.add_flags(flags)
         if self.rows is not None:
@@ -224,6 +245,10 @@ class FileScoring:
         interval = self.interval
         if interval.confidence is None:
             return None
+        if self.poisson is not None:
+            sums = self.poisson[self.tallies.index(tally)]
+            return poisson_interval(sums, result.value, poisson_scores(tally.bound, sums),
+                                    interval.confidence)  # fmt: skip
         values = np.frombuffer(tally.values, dtype=float)
         return interval_of(
             tally.bound, values, None if result.is_mean else tally.statistics(),
@@ -303,7 +328,9 @@ def _score_blocks(
     cwd = os.getcwd()
     plan = blocks.plan_blocks(path, size, blocks.BLOCK_BYTES)
     plan = blocks.numbered(plan, runner.map(blocks.CountTask(cwd), plan))
-    task = BlockTask(scoring.metrics, scoring.with_chances(), cwd)
+    interval = scoring.interval
+    poisson = None if scoring.poisson is None else (interval.seed, interval.resamples)
+    task = BlockTask(scoring.metrics, scoring.with_chances(), cwd, poisson)
     ids, first = HashedIds(), None
     for done, block in enumerate(runner.stream(task, plan), 1):
         for pair_id, line, chance in zip(block.ids, block.lines, block.chances, strict=True):
@@ -318,7 +345,7 @@ def _score_blocks(
             raise seen_from_client(block.error)
         if block.ids:
             scoring.scored(first is not None and first[2])
-            scoring.take_rows(block.ids, block.parts, block.flags)
+            scoring.take_rows(block.ids, block.parts, block.flags, block.poisson)
         if progress is not None:
             progress(done, len(plan))
     if first is None:

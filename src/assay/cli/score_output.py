@@ -24,11 +24,17 @@ from assay.stats.bootstrap import BootstrapEstimate
 
 @dataclass(frozen=True, slots=True)
 class Interval:
-    """``--confidence``, ``--seed`` and ``--resamples``: ``None`` confidence means no interval."""
+    """``--confidence``, ``--seed``, ``--resamples`` and ``--bootstrap``.
+
+    ``None`` confidence means no interval; ``bootstrap`` is ``"percentile"`` (items
+    resampled with replacement) or ``"poisson"`` (mergeable Poisson weights, see
+    :mod:`assay.stats.poisson_bootstrap`).
+    """
 
     confidence: float | None
     seed: int
     resamples: int
+    bootstrap: str = "percentile"
 
 
 def metric_names(positional: str | None, repeated: tuple[str, ...]) -> list[str]:
@@ -54,9 +60,10 @@ def _interval_text(interval: dict[str, Any]) -> str:
     level = f"{interval['confidence']:.0%}"
     if interval["lower"] is None or interval["upper"] is None:
         return f" {level} CI n/a ({interval['reason']})"
+    kind = "Poisson bootstrap" if interval["method"] == "poisson" else "bootstrap"
     return (
         f" {level} CI [{interval['lower']:.6f}, {interval['upper']:.6f}] "
-        f"(bootstrap, {interval['n_resamples']} resamples, seed {interval['seed']})"
+        f"({kind}, {interval['n_resamples']} resamples, seed {interval['seed']})"
     )
 
 
@@ -98,12 +105,16 @@ def render_text(entries: list[dict[str, Any]]) -> str:
 
 def render_json(entries: list[dict[str, Any]], source: str | None, interval: Interval) -> str:
     """The scores as one JSON document (sorted keys)."""
+    options: dict[str, Any] = {
+        "confidence": interval.confidence, "n_resamples": interval.resamples, "seed": interval.seed,
+    }  # fmt: skip
+    if interval.bootstrap != "percentile":  # the default's document is unchanged
+        options["bootstrap"] = interval.bootstrap
     document = {
         "assay_version": __version__,
         "input": source,
         "kind": "assay.score",
         "metrics": entries,
-        "options": {"confidence": interval.confidence, "n_resamples": interval.resamples,
-                    "seed": interval.seed},  # fmt: skip
+        "options": options,
     }
     return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False)

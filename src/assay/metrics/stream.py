@@ -37,6 +37,7 @@ from assay.metrics.corpus import Part, corpus_part
 from assay.metrics.registry import get_metric
 from assay.metrics.squad_v2_thresh import squad_v2_evaluation
 from assay.parallel import working_directory
+from assay.stats.poisson_bootstrap import PoissonSums
 
 CHUNK = 4096
 """Pairs per chunk when streaming a file in this process."""
@@ -90,6 +91,7 @@ class ScoredBlock:
             pair has no probability).
         error: the input error that ended the block (raised by the client in order).
         pending: ``(id, line)`` of the bad row when its id was read before the error.
+        poisson: per asked metric, the block's Poisson bootstrap sums (or ``None``).
     """
 
     ids: list[str]
@@ -99,6 +101,50 @@ class ScoredBlock:
     flags: NoAnswerFlags | None
     error: InputFileError | None
     pending: tuple[str, int] | None
+    poisson: list[PoissonSums] | None = None
+
+
+def poisson_sums(
+    metrics: Sequence[BoundMetric], lines: Sequence[int], parts: Sequence[Part], interval: Any
+) -> list[PoissonSums]:
+    """Each metric's Poisson bootstrap sums over one partition (items keyed by their line).
+
+    A metric whose corpus value comes from summed statistics sums its statistics;
+    any other sums its per-item values. ``interval`` gives ``seed`` and ``resamples``.
+    """
+    out = []
+    for metric, (values, statistics) in zip(metrics, parts, strict=False):
+        sums = PoissonSums(interval.seed, interval.resamples)
+        if _from_stats(metric):
+            sums.add_statistics(lines, statistics)
+        else:
+            sums.add_values(lines, values)
+        out.append(sums)
+    return out
+
+
+def _from_stats(bound: BoundMetric) -> bool:
+    spec = bound.spec
+    return bool(spec.corpus_from_stats and spec.stats_fn is not None and spec.reduce_fn is not None)
+
+
+def poisson_scores(bound: BoundMetric, sums: PoissonSums) -> Any:
+    """Each resample's corpus value.
+
+    The metric's reducer of the resample's weighted statistic sums, or the weighted
+    mean of its values.
+    """
+    reduce_fn = bound.spec.reduce_fn
+    if not _from_stats(bound) or reduce_fn is None:
+        return sums.mean_scores()
+    settings = bound.settings
+    return sums.reduced_scores(lambda totals: reduce_fn(totals, settings))
+
+
+@dataclass(frozen=True, slots=True)
+class _Resampling:
+    seed: int
+    resamples: int
 
 
 class BlockTask:
@@ -110,10 +156,15 @@ class BlockTask:
     """
 
     def __init__(
-        self, metrics: Sequence[BoundMetric], with_chances: Sequence[BoundMetric], cwd: str
-    ) -> None:
-        """Keep both metric lists and the client's working directory."""
+        self, metrics: Sequence[BoundMetric], with_chances: Sequence[BoundMetric], cwd: str,
+        poisson: tuple[int, int] | None = None,
+    ) -> None:  # fmt: skip
+        """Keep both metric lists and the client's working directory.
+
+        ``poisson``: the Poisson bootstrap's ``(seed, resamples)`` (``None``: no sums).
+        """
         self.metrics, self.with_chances, self.cwd = list(metrics), list(with_chances), cwd
+        self.poisson = poisson
 
     def __call__(self, block: Block) -> ScoredBlock:
         """Read, check and score one block."""
@@ -129,8 +180,12 @@ class BlockTask:
             if all(c is not None for c in chances):
                 flags = no_answer_flags(predictions, targets, chances)  # type: ignore[arg-type]
         parts = score_chunk(metrics, predictions, targets) if pairs else []
-        return ScoredBlock([p.id for p in pairs], [p.line for p in pairs], chances, parts,
-                           flags, error, pending)  # fmt: skip
+        lines = [p.line for p in pairs]
+        sums = None
+        if self.poisson is not None and pairs:
+            sums = poisson_sums(self.metrics, lines, parts, _Resampling(*self.poisson))
+        return ScoredBlock([p.id for p in pairs], lines, chances, parts, flags, error, pending,
+                           sums)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,8 @@ library, NumPy and :mod:`assay.errors`. Random procedures take an explicit seed
 
 * :mod:`assay.stats.intervals` — mean with SE and t interval, clustered SE, Wilson.
 * :mod:`assay.stats.bootstrap` — seeded bootstrap of corpus/ratio statistics.
+* :mod:`assay.stats.poisson_bootstrap` — the mergeable Poisson bootstrap (sums per
+  partition, identical however the items are partitioned).
 * :mod:`assay.stats.paired` — paired tests: paired difference, minimum detectable
   difference, paired bootstrap, approximate randomisation.
 * :mod:`assay.stats.exact` — exact paired tests for 0/1 scores (McNemar, the
