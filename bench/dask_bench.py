@@ -279,7 +279,7 @@ def main() -> int:
     series = [(13, 1345), (40, 5000), (100, 10_000)]
     if args.quick:
         args.systems, args.questions, args.big_gb, args.block_mb = 20, 2000, 0.05, 4
-        args.pairs_gb = 0.1
+        args.pairs_gb = 0.04
         series = [(13, 1345)]
     blocks.BLOCK_BYTES = int(args.block_mb * 2**20)
     try:

@@ -256,7 +256,7 @@ class Executor:
     ) -> Iterator[R]:  # fmt: skip
         """``function(p, *shared)`` for each partition, yielded in partition order.
 
-        At most ``window`` partitions (default: twice the workers, at least 2) are
+        At most ``window`` partitions (default: twice the worker threads, at least 2) are
         submitted and not yet yielded, so the client holds a few partitions and
         their results at a time, however many there are. ``partitions`` is read
         lazily: an error it raises comes after the results of the partitions
@@ -267,7 +267,7 @@ class Executor:
             for part in partitions:
                 yield function(part, *shared)
             return
-        limit = window or max(2, 2 * len(self.client.scheduler_info().get("workers", {})))
+        limit = window or max(2, 2 * sum(self.client.nthreads().values()))
         pending: deque[Any] = deque()
         source = iter(partitions)
         try:
