@@ -139,8 +139,9 @@ def compare(label: str, root: Path, systems: int, questions: int, client: Any) -
 def _cluster(workers: int) -> Any:
     from dask.distributed import LocalCluster
 
-    return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                        dashboard_address=None, silence_logs=50)  # fmt: skip
+    from assay.parallel import CLUSTER_QUIET  # loopback, ephemeral HTTP ports, quiet logs
+
+    return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, **CLUSTER_QUIET)
 
 
 def big_file(root: Path, gigabytes: float, workers: int) -> None:
