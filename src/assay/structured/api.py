@@ -15,15 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from assay._version import __version__
+from assay.io.records import is_frame
 from assay.parallel import chunked, executor_for
 from assay.structured import summary, tables
 from assay.structured.contract import Contract, contract_from_schema, load_contract
-from assay.structured.items import (
-    StructuredItem,
-    attach_references,
-    item_from_row,
-    read_items,
-)
+from assay.structured.items import StructuredItem, attach_references, read_items
+from assay.structured.records import attach_reference_records, items_from_records
 from assay.structured.scoring import ItemResult, score_items
 from assay.structured.verdicts import Judge, NormalizedMatchJudge
 
@@ -100,14 +97,14 @@ class StructuredReport:
         }
 
 
-ItemsInput = str | Path | Iterable[StructuredItem | Mapping[str, Any]]
+ItemsInput = str | Path | Iterable[StructuredItem | Mapping[str, Any]] | Any  # Any: a DataFrame
 
 
 def score_structured(
     items: ItemsInput,
     schema: str | Path | Mapping[str, Any] | Contract,
     *,
-    references: str | Path | Mapping[str, Any] | None = None,
+    references: str | Path | Mapping[str, Any] | Iterable[Mapping[str, Any]] | Any = None,
     read_facts_from_wrapped: bool = False,
     judge: Judge | None = None,
     executor: Any = None,
@@ -116,10 +113,15 @@ def score_structured(
     """Score raw responses on the FORMAT and FACT axes.
 
     Args:
-        items: an items JSONL path, or items/rows (``{id, response, reference?, claims?}``).
+        items: an items JSONL path, or in-memory items: an iterable (list, generator)
+            of dicts ``{id, response, reference?, claims?}`` or of
+            :class:`StructuredItem`, or a pandas DataFrame with those columns. Rows
+            are checked as file rows; messages name ``items records[i]``.
         schema: a JSON Schema file path, a schema object, or a loaded contract.
-        references: optional references JSONL path (rows keyed by ``id``), or an
-            in-memory ``{id: reference}`` mapping.
+        references: optional references JSONL path (rows keyed by ``id``), an
+            in-memory ``{id: reference}`` mapping, or reference rows as the file
+            holds them (an iterable of dicts or a DataFrame; messages name
+            ``references records[i]``).
         read_facts_from_wrapped: declare up front that facts may be read from the
             inner JSON of fenced/prose responses (their format failure is kept).
         judge: free-text judge; default :class:`NormalizedMatchJudge`.
@@ -133,8 +135,9 @@ def score_structured(
         The :class:`StructuredReport`; ``to_dict()`` is the JSON report.
 
     Raises:
-        InputFileError: a bad contract, items line, reference or comparison rule,
-            naming the file, line and field.
+        InputFileError: a bad contract, items line or row, reference or comparison
+            rule, naming the file and line (or the row index) and the field.
+        InvalidTypeError: items or references that are neither a path nor rows.
     """
     contract = _contract(schema)
     inputs: dict[str, dict[str, str] | None] = {"references": None}
@@ -144,14 +147,16 @@ def score_structured(
         inputs["items"] = _described(items, digest)
     else:
         inputs["items"] = None
-        loaded = _rows_to_items(items)
+        loaded = items_from_records(items)
     if references is not None:
         if isinstance(references, (str, Path)):
             digest = hashlib.sha256()
             loaded = attach_references(loaded, references, digest)
             inputs["references"] = _described(references, digest)
-        else:
+        elif isinstance(references, Mapping) and not is_frame(references):
             loaded = attach_references(loaded, references)
+        else:
+            loaded = attach_reference_records(loaded, references)
     chosen = judge if judge is not None else NormalizedMatchJudge()
     task = _ItemsTask(contract, read_facts_from_wrapped, chosen)
     with executor_for(executor) as runner:
@@ -189,23 +194,6 @@ def _contract(schema: str | Path | Mapping[str, Any] | Contract) -> Contract:
     if isinstance(schema, (str, Path)):
         return load_contract(schema)
     return contract_from_schema(dict(schema))
-
-
-def _rows_to_items(rows: Iterable[StructuredItem | Mapping[str, Any]]) -> list[StructuredItem]:
-    items = []
-    for number, row in enumerate(rows, start=1):
-        items.append(
-            row if isinstance(row, StructuredItem) else item_from_row(dict(row), "<items>", number)
-        )
-    ids = [i.id for i in items]
-    if len(set(ids)) != len(ids):
-        from assay.errors import InputFileError
-
-        duplicate = next(i for i in ids if ids.count(i) > 1)
-        raise InputFileError(
-            "<items>", f"duplicate id {duplicate!r}; ids must be unique", field="id"
-        )
-    return items
 
 
 def _described(path: str | Path, digest: Any) -> dict[str, str]:
