@@ -7,6 +7,8 @@ whole table at once, and each becomes a record as a JSONL line would: struct col
 are objects, list columns lists, and a null reads as an absent field (as an empty
 CSV cell does; nulls are what a column holds for the rows that lack it). A row's
 number, counting from 1, stands where a line number stands in every message.
+Parquet on standard input (``-``, recognised by its first bytes) is read into memory
+first, since a Parquet file's footer is at its end.
 
 :func:`table_bytes` writes rows with an explicit schema (so an all-empty column
 keeps its type); the bytes depend only on the rows and the pyarrow version.
@@ -82,14 +84,17 @@ def iter_parquet(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
         InputFileError: the file cannot be opened or is not a valid Parquet file.
         MissingExtraError: pyarrow is not installed.
     """
-    if str(path) == "-":
-        raise InputFileError(
-            "<stdin>", "Parquet cannot be read from standard input; give the file's path"
-        )
     arrow, parquet = pyarrow("Parquet input")
     damaged = (arrow.ArrowException, ValueError, OSError)  # ArrowInvalid, ArrowIOError, ...
+    source: Any = str(path)
+    if source == "-":  # Parquet needs seeking: standard input is read into memory first
+        from assay.io.sources import open_source
+
+        with open_source(source) as handle:
+            source = arrow.BufferReader(handle.read())
+        path = "<stdin>"
     try:
-        table = parquet.ParquetFile(str(path))
+        table = parquet.ParquetFile(source)
     except (FileNotFoundError, PermissionError, IsADirectoryError) as exc:
         raise InputFileError(path, f"cannot open file ({exc.strerror}); check the path") from None
     except damaged as exc:

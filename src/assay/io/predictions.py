@@ -281,7 +281,9 @@ def iter_predictions(
     if released is not None and kind == "json" and base_name(source).endswith(".jsonl"):
         released.note(path, None, SUFFIX, 0)
         kind = "jsonl"
-    if kind == "json" and not base_name(source).endswith(".json") and source != "-":
+    if source == "-" and kind in ("json", "jsonl"):
+        rows = _sniffed(source, path, field, released)  # JSON or JSONL: the whole text says
+    elif kind == "json" and not base_name(source).endswith(".json"):
         rows = _sniffed(source, path, field, released)
     elif kind != "json":
         rows = (

@@ -13,6 +13,7 @@ from __future__ import annotations
 import bz2
 import gzip
 import io
+import json
 import lzma
 import sys
 import zlib
@@ -52,13 +53,14 @@ TABLE_DELIMITERS = {".csv": ",", ".tsv": "\t"}
 def input_kind(path: str | Path) -> str:
     """How an input is read, from its name without a compression suffix.
 
-    ``jsonl`` for ``.jsonl`` and for ``-`` (standard input), ``csv`` or ``tsv`` for
-    those suffixes, ``json`` (one JSON document) for anything else. ``parquet`` for
-    ``.parquet`` / ``.pq`` and for any file whose content is Parquet (``PAR1`` at both
-    ends; see :mod:`assay.io.parquet`), whatever its name.
+    ``jsonl`` for ``.jsonl``, ``csv`` or ``tsv`` for those suffixes, ``json`` (one
+    JSON document) for anything else. ``parquet`` for ``.parquet`` / ``.pq`` and for
+    any file whose content is Parquet (``PAR1`` at both ends; see
+    :mod:`assay.io.parquet`), whatever its name. ``-`` (standard input) has no name:
+    its kind comes from its first (decompressed) bytes, see :func:`content_kind`.
     """
     if str(path) == STDIN:
-        return "jsonl"
+        return _stdin()[1]
     from assay.io.parquet import SUFFIXES, has_parquet_magic
 
     name = base_name(path)
@@ -70,9 +72,49 @@ def input_kind(path: str | Path) -> str:
     return "json"
 
 
+def content_kind(head: bytes) -> str:
+    """The kind of an unnamed input from its first bytes (at most one peek's worth).
+
+    ``parquet`` for the ``PAR1`` magic; ``json`` for a document opening with ``[`` or
+    an object spread over lines (or alone on its only line: the prediction reader
+    decides from the whole text whether that is JSONL, and the gold and pairs readers
+    read it as JSONL all the same); ``jsonl`` for a first line
+    holding a whole JSON object; else ``tsv`` for a first line with a tab, ``csv`` for
+    one with a comma, and ``jsonl`` otherwise (its reader names the bad line).
+    """
+    if head.startswith(b"PAR1"):
+        return "parquet"
+    text = head.removeprefix(b"\xef\xbb\xbf").lstrip(b" \t\r\n")
+    first, newline, _ = text.partition(b"\n")
+    if text.startswith(b"["):
+        return "json"
+    if text.startswith(b"{"):
+        try:  # a first line longer than the peek reads as one document: see above
+            return "jsonl" if newline and isinstance(json.loads(first), dict) else "json"
+        except ValueError:
+            return "json"
+    if b"\t" in first:
+        return "tsv"
+    return "csv" if b"," in first else "jsonl"
+
+
+PEEK_BYTES = 1 << 16
+# Standard input, opened once per stream: (sys.stdin.buffer, decompressed stream, kind).
+_STDIN: list[tuple[Any, IO[bytes], str]] = []
+
+
+def _stdin() -> tuple[IO[bytes], str]:
+    """Standard input, decompressed, and its kind from a peek at its first bytes."""
+    raw = sys.stdin.buffer
+    if _STDIN and _STDIN[0][0] is raw:
+        return _STDIN[0][1], _STDIN[0][2]
+    stream = _decompressed(raw, STDIN)
+    kind = content_kind(cast(Any, stream).peek(PEEK_BYTES)[:PEEK_BYTES])
+    _STDIN[:] = [(raw, stream, kind)]
+    return stream, kind
+
+
 def _open_raw(path: str | Path) -> IO[bytes]:
-    if str(path) == STDIN:
-        return sys.stdin.buffer
     try:
         return open(path, "rb")  # noqa: SIM115 - the caller closes the returned stream
     except OSError as exc:
@@ -142,11 +184,19 @@ def _decompressor(raw: IO[bytes], compression: str, path: str | Path) -> Any:
 def open_source(path: str | Path) -> IO[bytes]:
     """Open a path (or ``-`` for standard input) for reading decompressed bytes.
 
+    Standard input is opened once (its first bytes were peeked at for its kind):
+    every call for ``-`` returns the same stream.
+
     Raises:
         InputFileError: the file cannot be opened, or it is Zstandard-compressed and
             the ``zstandard`` package is missing.
     """
-    raw = _open_raw(path)
+    if str(path) == STDIN:
+        return _stdin()[0]
+    return _decompressed(_open_raw(path), path)
+
+
+def _decompressed(raw: IO[bytes], path: str | Path) -> IO[bytes]:
     buffered: Any = raw if isinstance(raw, io.BufferedReader) else io.BufferedReader(cast(Any, raw))
     compression = compression_of(buffered.peek(6)[:6])
     if compression is None:

@@ -25,6 +25,8 @@ csv.field_size_limit(1 << 30)  # long model answers: the default 128 KiB limit w
 
 
 def _delimiter(path: str | Path) -> str:
+    if str(path) == "-":  # standard input: the delimiter its first line holds
+        return "\t" if input_kind(path) == "tsv" else ","
     name = base_name(path)
     return next((d for suffix, d in TABLE_DELIMITERS.items() if name.endswith(suffix)), ",")
 
