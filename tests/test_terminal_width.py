@@ -157,3 +157,63 @@ def test_columns_lays_out_a_piped_report_for_that_width() -> None:
         capture_output=True, text=True, env=without, timeout=300, check=True,
     )  # fmt: skip
     assert max(len(line) for line in wide.stdout.splitlines()) > 100
+
+
+@pytest.mark.parametrize("width", [80, 100, 160])
+def test_thirteen_systems_slice_tables_fit_with_every_cell_whole(
+    thirteen: dict[str, Any], width: int
+) -> None:
+    console = Console(record=True, width=width, color_system=None, force_terminal=False)
+    print_result(thirteen, console, dimensions=("split", "domain"))
+    text = console.export_text()
+    assert max(len(line) for line in text.splitlines()) <= width
+    metric = thirteen["comparison"]["metric"]
+    for dimension in ("split", "domain"):
+        tail = text[text.index(f"Accuracy by {dimension}") :]
+        for label, per_system in thirteen["slices"][dimension].items():
+            for system, entry in per_system.items():
+                estimate = entry[metric]
+                short = compact_interval(estimate["lower"], estimate["upper"])
+                cell = f"{format_number(estimate['mean'])} {short}"
+                full = f"[{format_number(estimate['lower'])}, {format_number(estimate['upper'])}]"
+                # each cell whole on one line: compact, full, or n/a when there is no interval
+                assert cell in tail or full in tail or estimate["lower"] is None, (system, label)
+        systems_seen = {s["system"] for s in thirteen["systems"]}
+        assert all(name in tail for name in systems_seen)
+
+
+def test_at_100_columns_split_turns_round_and_domain_is_cut_into_groups(
+    thirteen: dict[str, Any],
+) -> None:
+    console = Console(record=True, width=100, color_system=None, force_terminal=False)
+    print_result(thirteen, console, dimensions=("split", "domain"))
+    text = console.export_text()
+    assert "Accuracy by split (rows: systems)" in text
+    titles = re.findall(r"Accuracy by domain \((systems? [^)]*)\)", text)
+    assert titles[0].startswith("systems 1–") and titles[-1].endswith("13 of 13")
+    shown = [int(n) for t in titles for n in re.findall(r"\d+", t.split(" of ")[0])]
+    assert shown[0] == 1 and shown[-1] == 13
+
+
+def test_many_pairs_carry_their_mdd_in_the_pair_list_not_one_line_each(
+    thirteen: dict[str, Any],
+) -> None:
+    text = render(thirteen, 100)
+    assert " vs " not in text  # no per-pair MDD lines
+    lines = text.splitlines()
+    for pair in thirteen["comparison"]["pairs"]:
+        row = next(ln for ln in lines if re.search(rf"│ {pair['a']} +│ {pair['b']} +│", ln))
+        assert row.rstrip(" │").endswith(format_number(pair["difference"]["mdd"])), row
+    from assay.report.result.terminal import mdd_lines
+
+    [line] = mdd_lines(thirteen)
+    values = sorted(p["difference"]["mdd"] for p in thirteen["comparison"]["pairs"])
+    assert line.startswith("minimum detectable difference over 78 pairs: ")
+    assert format_number(values[0]) in line and format_number(values[-1]) in line
+
+
+def test_a_few_systems_keep_one_mdd_line_per_pair(sample: dict[str, Any]) -> None:
+    text = render(sample, 160)
+    for pair in sample["comparison"]["pairs"]:
+        mdd = format_number(pair["difference"]["mdd"])
+        assert f"{pair['a']} vs {pair['b']}: minimum detectable difference {mdd}" in text

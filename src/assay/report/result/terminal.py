@@ -171,15 +171,49 @@ def pair_list(document: dict[str, Any]) -> Table:
         f"{comparison['seed']}, Holm-adjusted"
     )
     for name, justify in (("a", "left"), ("b", "left"), ("a − b", "right"),
-                          ("p (Holm)", "right"), ("significant", "left")):  # fmt: skip
+                          ("p (Holm)", "right"), ("significant", "left"),
+                          ("MDD", "right")):  # fmt: skip
         table.add_column(name, justify=justify, no_wrap=True)  # type: ignore[arg-type]
     for pair in comparison["pairs"]:
         diff = pair["test"]["difference"]
         table.add_row(
             pair["a"], pair["b"], "n/a" if diff is None else f"{diff:+.3f}",
             p_text(pair["p_holm"]), "yes" if pair["significant"] else "no",
+            format_number(_mdd(pair)),
         )  # fmt: skip
     return table
+
+
+def _mdd(pair: dict[str, Any]) -> float | None:
+    value: float | None = (pair["difference"] or {}).get("mdd")
+    return value
+
+
+PAIR_LINES = 6  # up to this many pairs, one minimum-detectable-difference line each
+
+
+def mdd_lines(document: dict[str, Any]) -> list[str]:
+    """Each pair's minimum detectable difference (MDD); one summary line for many pairs.
+
+    The pair list carries an MDD column, so this is for the matrix view. With more than
+    :data:`PAIR_LINES` pairs, one line gives the smallest and largest MDD and their pairs
+    (each pair's value is in the Markdown and JSON reports).
+    """
+    pairs = document["comparison"]["pairs"]
+    if len(pairs) <= PAIR_LINES:
+        return [
+            f"{p['a']} vs {p['b']}: minimum detectable difference {format_number(_mdd(p))}"
+            for p in pairs
+        ]
+    known = sorted((m, p["a"], p["b"]) for p in pairs if (m := _mdd(p)) is not None)
+    if not known:
+        return [f"minimum detectable difference: n/a for all {len(pairs)} pairs"]
+    low, high = known[0], known[-1]
+    return [
+        f"minimum detectable difference over {len(pairs)} pairs: {format_number(low[0])} "
+        f"({low[1]} vs {low[2]}) to {format_number(high[0])} ({high[1]} vs {high[2]}); "
+        "per pair in the Markdown report"
+    ]
 
 
 def fitted_pairwise(document: dict[str, Any], console: Console) -> Table:
@@ -188,6 +222,15 @@ def fitted_pairwise(document: dict[str, Any], console: Console) -> Table:
     for column in matrix.columns:
         column.no_wrap = True
     return matrix if _needed_width(console, matrix) <= console.width else pair_list(document)
+
+
+def print_pairwise(document: dict[str, Any], console: Console) -> None:
+    """The fitted pairwise view, then the MDD lines unless the pair list holds them."""
+    table = fitted_pairwise(document, console)
+    console.print(table)
+    if table.columns[-1].header != "MDD":
+        for line in mdd_lines(document):
+            console.print(line, highlight=False)
 
 
 def accounting_table(document: dict[str, Any]) -> Table:
@@ -213,29 +256,95 @@ def accounting_table(document: dict[str, Any]) -> Table:
 
 
 def fitted_slice_table(document: dict[str, Any], dimension: str, console: Console) -> Table:
-    """A slice table, with compact intervals when the full ones would not fit."""
-    table = slice_table(document, dimension)
-    if _needed_width(console, table) <= console.width:
-        return table
-    return slice_table(document, dimension, compact=True)
+    """The first of :func:`fitted_slice_tables` (a single table whenever one fits)."""
+    return fitted_slice_tables(document, dimension, console)[0]
 
 
-def slice_table(document: dict[str, Any], dimension: str, *, compact: bool = False) -> Table:
-    """Ranking metric per label of one dimension, one column per system."""
+def fitted_slice_tables(document: dict[str, Any], dimension: str, console: Console) -> list[Table]:
+    """A slice table that fits the console, no interval wrapping; several when none does.
+
+    Tried in order: one column per system; the same with compact intervals; turned
+    round (one row per system, one column per label); the compact table cut into
+    groups of systems, each group a table that fits (titled ``systems i–j of N``).
+    """
+    names = [s["system"] for s in document["systems"]]
+    tables = [slice_table(document, dimension), slice_table(document, dimension, compact=True),
+              slice_table_by_system(document, dimension)]  # fmt: skip
+    for table in tables:
+        if _needed_width(console, table) <= console.width:
+            return [table]
+    groups: list[list[str]] = [[]]
+    for name in names:
+        trial = slice_table(document, dimension, compact=True, systems=[*groups[-1], name])
+        if groups[-1] and _needed_width(console, trial) > console.width:
+            groups.append([])
+        groups[-1].append(name)
+    starts = [sum(len(g) for g in groups[:i]) for i in range(len(groups))]
+    return [
+        slice_table(document, dimension, compact=True, systems=group,
+                    part=_part(start + 1, start + len(group), len(names)))
+        for start, group in zip(starts, groups, strict=True)
+    ]  # fmt: skip
+
+
+def _part(first: int, last: int, total: int) -> str:
+    return f"system {first} of {total}" if first == last else f"systems {first}–{last} of {total}"
+
+
+def _slice_title(document: dict[str, Any], dimension: str) -> str:
+    title = METRIC_TITLES[document["comparison"]["metric"]]
+    return f"{title[0].upper()}{title[1:]} by {dimension}"
+
+
+def slice_table(
+    document: dict[str, Any],
+    dimension: str,
+    *,
+    compact: bool = False,
+    systems: list[str] | None = None,
+    part: str | None = None,
+) -> Table:
+    """Ranking metric per label of one dimension, one column per system.
+
+    Args:
+        document: the result document.
+        dimension: the slice dimension (``split``, ``domain``, ...).
+        compact: intervals as ``[.938–1.000]``.
+        systems: the systems shown (default: all, in document order).
+        part: said in the title when the table is one of several.
+    """
     from rich.table import Table
 
     metric = document["comparison"]["metric"]
-    names = [s["system"] for s in document["systems"]]
-    title = METRIC_TITLES[metric]
-    table = Table(title=f"{title[0].upper()}{title[1:]} by {dimension}")
+    names = systems if systems is not None else [s["system"] for s in document["systems"]]
+    title = _slice_title(document, dimension)
+    table = Table(title=title if part is None else f"{title} ({part})")
     table.add_column(dimension)
     table.add_column("n", justify="right")
     for name in names:
-        table.add_column(name, justify="right")
+        table.add_column(name, justify="right", no_wrap=True)
     for label, per_system in document["slices"].get(dimension, {}).items():
         n = max(entry["n"] for entry in per_system.values())
         cells = [_estimate_cell(per_system.get(name, {}).get(metric), compact) for name in names]
         table.add_row(label, str(n), *cells)
+    return table
+
+
+def slice_table_by_system(document: dict[str, Any], dimension: str) -> Table:
+    """The slice table turned round: one row per system, one column per label (``label (n)``)."""
+    from rich.table import Table
+
+    metric = document["comparison"]["metric"]
+    slices = document["slices"].get(dimension, {})
+    table = Table(title=f"{_slice_title(document, dimension)} (rows: systems)")
+    table.add_column("system")
+    for label, per_system in slices.items():
+        n = max(entry["n"] for entry in per_system.values())
+        table.add_column(f"{label} (n={n})", justify="right", no_wrap=True)
+    for system in document["systems"]:
+        name = system["system"]
+        cells = [_estimate_cell(per.get(name, {}).get(metric), True) for per in slices.values()]
+        table.add_row(name, *cells)
     return table
 
 
@@ -273,16 +382,11 @@ def print_result(
     unresolved = unresolved_note(document["comparison"])
     if unresolved:
         console.print(unresolved, highlight=False)
-    console.print(fitted_pairwise(document, console))
-    for pair in document["comparison"]["pairs"]:
-        mdd = (pair["difference"] or {}).get("mdd")
-        console.print(
-            f"{pair['a']} vs {pair['b']}: minimum detectable difference {format_number(mdd)}",
-            highlight=False,
-        )
+    print_pairwise(document, console)
     console.print(accounting_table(document))
     for dimension in dimensions:
-        console.print(fitted_slice_table(document, dimension, console))
+        for table in fitted_slice_tables(document, dimension, console):
+            console.print(table)
     console.print(f"statistics: {document['statistics']['mean_interval']}", highlight=False)
     console.print(
         f"profile: {document['profile']} (assay {document['assay_version']}); "
