@@ -160,3 +160,13 @@ def test_something_that_is_not_rows_is_a_type_error(example: Any, bad: Any) -> N
         assay.score_structured(bad, example.schema)
     with pytest.raises(InvalidTypeError, match="references: expected a file path"):
         assay.score_structured(example.items, example.schema, references=7)
+
+
+def test_a_structured_report_shows_its_headlines_in_a_notebook(example: Any) -> None:
+    report = assay.score_structured(example.items, example.schema, references=example.references)
+    html = report._repr_html_()
+    headlines = report.to_dict()["headlines"]
+    assert html.startswith("<table><caption>StructuredReport: 30 items; structured|")
+    assert html.count("<tr>") == len(headlines) + 1
+    for h in headlines:
+        assert f"<td>{h['k']}/{h['n']}</td>" in html

@@ -72,6 +72,10 @@ class StructuredReport:
         return tables.report_repr(summary.headlines(self.results), len(self.results),
                                   self.signature)  # fmt: skip
 
+    def _repr_html_(self) -> str:
+        return tables.report_html(summary.headlines(self.results), len(self.results),
+                                  self.signature)  # fmt: skip
+
     def to_dict(self) -> dict[str, Any]:
         """The whole report as canonical JSON-ready data (identity checked on the way)."""
         tally = summary.Tally.of(self.results)  # one pass for every aggregate

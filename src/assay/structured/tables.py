@@ -69,3 +69,19 @@ def report_repr(headlines: Sequence[dict[str, Any]], items: int, signature: str)
         rate = "n/a" if h["rate"] is None else f"{h['rate']:.3f}"
         lines.append(f"  {h['name']}: {rate} ({h['k']}/{h['n']})")
     return "\n".join(lines) + ">"
+
+
+def report_html(headlines: Sequence[dict[str, Any]], items: int, signature: str) -> str:
+    """The headline rates as a small HTML table (for notebooks): name, k/n and rate."""
+    import html
+
+    rows = "".join(
+        f"<tr><td>{html.escape(h['name'])}</td><td>{h['k']}/{h['n']}</td>"
+        f"<td>{'n/a' if h['rate'] is None else format(h['rate'], '.3f')}</td></tr>"
+        for h in headlines
+    )
+    caption = f"StructuredReport: {items} items; {html.escape(signature)}"
+    return (
+        f"<table><caption>{caption}</caption><tr><th>headline</th><th>k/n</th>"
+        f"<th>rate</th></tr>{rows}</table>"
+    )
