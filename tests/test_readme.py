@@ -1,4 +1,6 @@
-"""Every fenced command and snippet of the README runs as written, in document order.
+"""Every fenced command and snippet of the README runs as written, in document order; so do
+the complete inline commands of the prose, and every inline `assay ...` span names a real
+command and real options.
 
 ``bash`` blocks run in one temporary folder with the installed ``assay`` and ``python``
 first on PATH (``set -euo pipefail``: any failing line fails the test); ``python``
@@ -91,3 +93,62 @@ def test_readme_runs_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
                  "release/results/summary.json", "assay-demo/report.html",
                  "atlas-result.json", "scores.jsonl"):  # fmt: skip
         assert (tmp_path / name).is_file(), name
+
+
+FENCED = re.compile(r"^```.*?^```$", re.DOTALL | re.MULTILINE)
+INLINE = re.compile(r"`(assay [^`]*)`")
+# Inline commands a reader copies as they stand: each runs (after the fenced blocks' run).
+COMPLETE = (
+    "assay data path", "assay demo --data-dir", "assay data list", "assay metrics",
+    "assay metrics --markdown", "assay check assay-demo", "assay data path structured",
+    "assay structured --example", "assay data path code", "assay demo",
+)  # fmt: skip
+
+
+def inline_commands() -> list[str]:
+    """Every inline ``assay ...`` code span of the README's prose (fenced blocks left out)."""
+    prose = FENCED.sub("", (ROOT / "README.md").read_text(encoding="utf-8"))
+    return [" ".join(span.split()) for span in INLINE.findall(prose)]
+
+
+def _command(words: list[str]) -> tuple[Any, list[str]]:
+    """The click command the words name (through groups) and the words after it."""
+    import click
+
+    from assay.cli.main import cli
+
+    command: Any = cli
+    rest = words[1:]
+    while isinstance(command, click.Group) and rest and not rest[0].startswith("-"):
+        found = command.get_command(click.Context(command), rest[0])
+        if found is None:
+            break
+        command, rest = found, rest[1:]
+    return command, rest
+
+
+def test_every_inline_command_names_real_commands_and_options() -> None:
+    spans = inline_commands()
+    assert len(spans) >= 40
+    for span in spans:
+        command, rest = _command(span.replace("[", " ").replace("]", " ").split())
+        assert command.name != "cli", span  # a real subcommand
+        known = {opt for param in command.params for opt in param.opts + param.secondary_opts}
+        for word in rest:
+            if word.startswith("--"):
+                assert word.split("=", 1)[0] in known, (span, word)
+
+
+def test_complete_inline_commands_run_as_written(tmp_path: Path) -> None:
+    spans = set(inline_commands())
+    assert set(COMPLETE) <= spans, set(COMPLETE) - spans
+    env = dict(os.environ)
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    env.pop("PYTHONPATH", None)
+    for span in ("assay demo", *COMPLETE):  # the demo first: `assay check assay-demo` reads it
+        done = subprocess.run(
+            ["bash", "-euo", "pipefail", "-c", span], cwd=tmp_path, env=env,
+            capture_output=True, text=True, timeout=300,
+        )  # fmt: skip
+        assert done.returncode == 0, (span, done.stderr[-2000:])
+        assert "Traceback" not in done.stderr and done.stdout.strip(), span
