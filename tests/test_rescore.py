@@ -72,9 +72,11 @@ def harness_logs(request: pytest.FixtureRequest) -> dict[str, Path]:
         (out / "done").write_text("generated\n", encoding="utf-8")
     (samples,) = (out / "lm" / "results").rglob("samples_assay_qa_*.jsonl")
     (results,) = (out / "lm" / "results").rglob("results_*.json")
+    (choices,) = (out / "lm" / "mc").rglob("samples_assay_mc_*.jsonl")
     (json_log,) = (out / "inspect" / "json").glob("*.json")
     (eval_log,) = (out / "inspect" / "eval").glob("*.eval")
     return {"samples": samples, "results": results, "lm_folder": out / "lm" / "results",
+            "choices": choices,
             "json": json_log, "eval": eval_log, "root": out}  # fmt: skip
 
 
@@ -108,6 +110,28 @@ def test_lm_eval_samples_rescore_as_their_pairs_scored_directly(harness_logs: di
         assert [r["id"] for r in result.per_item_rows() if r["log"] == index] == [
             row["doc_id"] for row in rows
         ]
+
+
+def test_lm_eval_multiple_choice_scores_the_chosen_option_against_the_gold_one(
+    harness_logs: dict[str, Path],
+):
+    rows = [json.loads(x) for x in harness_logs["choices"].read_text("utf-8").splitlines()]
+    result = rescore(harness_logs["choices"], ["exact_match", "f1"])
+    (log,) = result.logs
+    source = log.to_dict()["source"]
+    assert (source["task"], source["task_version"]) == ("assay_mc", "2.0")
+    assert source["prediction_from"] == "arguments[argmax(filtered_resps)]"
+    # the gold option is the document's own choice at its label
+    assert [s.targets for s in log.log.samples] == [
+        (row["doc"]["choices"][row["doc"]["label"]],) for row in rows
+    ]
+    # exact match of chosen vs gold option is lm-eval's own per-sample acc (ties: first)
+    assert _values(result, 0, "exact_match") == [row["acc"] for row in rows] == [1, 0, 1, 0]
+    assert log.metrics[0].value == pytest.approx(
+        json.loads(next(harness_logs["choices"].parent.glob("results_*.json")).read_text(
+            "utf-8"))["results"]["assay_mc"]["acc,none"], abs=1e-12)  # fmt: skip
+    chosen = [s.prediction for s in log.log.samples]
+    assert chosen == ["Paris", "6", "Mars", "trout"]
 
 
 def test_lm_eval_provenance_names_harness_version_task_and_model(harness_logs: dict[str, Path]):
@@ -249,11 +273,16 @@ def test_bad_lm_eval_lines_name_file_line_and_field(harness_logs: dict[str, Path
     assert _invoke_error(str(bad), "-m", "f1").startswith(f"error: {bad}:3: field 'target':")
     bad.write_text(lines[0] + "\n" + lines[1][:40] + "\n", encoding="utf-8")
     assert _invoke_error(str(bad), "-m", "f1").startswith(f"error: {bad}:2: invalid JSON")
-    choice = json.loads(lines[0])  # a multiple-choice task logs log-likelihood pairs
+    choice = json.loads(lines[0])  # log-likelihood pairs without the choices' requests
     choice["filtered_resps"] = [["-1.5", "False"], ["-0.25", "True"]]
     bad.write_text(json.dumps(choice) + "\n", encoding="utf-8")
     message = _invoke_error(str(bad), "-m", "f1")
-    assert message.startswith(f"error: {bad}:1: field 'filtered_resps': holds log-likelihoods")
+    assert message.startswith(f"error: {bad}:1: field 'arguments': a multiple-choice sample "
+                              "needs one [context, continuation] request per log-likelihood (2)")
+    choice["filtered_resps"] = [["-1.5", "False"]]  # a loglikelihood task: no choice
+    bad.write_text(json.dumps(choice) + "\n", encoding="utf-8")
+    message = _invoke_error(str(bad), "-m", "f1")
+    assert message.startswith(f"error: {bad}:1: field 'filtered_resps': holds one log-likelihood")
     assert _invoke_error("-", "-m", "f1") == (
         "error: -: harness logs are read from files or folders; save the log to a file first"
     )

@@ -10,8 +10,16 @@ aggregated results: ``lm_eval_version``, ``model_name``, ``versions``, ``n-shot`
 Mapping: the gold is ``target`` (a target written from a list of strings, e.g.
 ``"['a', 'b']"``, is read back as those strings); the prediction is the filtered
 response, ``filtered_resps[0]``. Every filter of a task is a separate log unless one
-is chosen. Multiple-choice samples (log-likelihood pairs) are refused: they hold no
-generated text.
+is chosen.
+
+A multiple-choice sample holds one ``[log-likelihood, is_greedy]`` pair per choice in
+``filtered_resps`` and the choices' continuations in ``arguments`` (``gen_args_i`` →
+``arg_1``, or ``[context, continuation]`` pairs). Its prediction is the chosen option,
+the continuation with the highest log-likelihood (the first on a tie, as lm-eval's
+``acc`` takes ``argmax``); its gold is the option ``target`` names by index (or the
+target text itself when it is not an index). Both are stripped of the target
+delimiter's whitespace, so ``exact_match`` on them is lm-eval's per-sample ``acc``.
+A single log-likelihood (a ``loglikelihood`` task) holds no choice and is refused.
 """
 
 from __future__ import annotations
@@ -30,6 +38,7 @@ _DATE = r"\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d+)?"
 SAMPLES_NAME = re.compile(rf"^samples_(?P<task>.+)_(?P<date>{_DATE})\.jsonl$")
 RESULTS_NAME = re.compile(rf"^(?P<stem>.+)_(?P<date>{_DATE})\.json$")
 PREDICTION_FROM = "filtered_resps[0]"
+CHOICE_FROM = "arguments[argmax(filtered_resps)]"  # the option with the highest log-likelihood
 
 
 def is_results(document: Any) -> bool:
@@ -107,7 +116,7 @@ def _logs(
     results: tuple[Path, dict[str, Any]] | None,
     filter_name: str | None,
 ) -> list[HarnessLog]:
-    by_filter = _samples_by_filter(path)
+    by_filter, choices = _samples_by_filter(path)
     if filter_name is not None:
         if filter_name not in by_filter:
             raise InputFileError(
@@ -126,7 +135,7 @@ def _logs(
             format_version=None,
             task=task,
             filter=name,
-            prediction_from=PREDICTION_FROM,
+            prediction_from=CHOICE_FROM if name in choices else PREDICTION_FROM,
             samples=tuple(samples),
             **facts,
         )
@@ -157,8 +166,10 @@ def _text(value: Any) -> str | None:
     return None if value is None else str(value)
 
 
-def _samples_by_filter(path: Path) -> dict[str, list[HarnessSample]]:
+def _samples_by_filter(path: Path) -> tuple[dict[str, list[HarnessSample]], set[str]]:
+    """The samples of each filter, and the filters whose samples are multiple-choice."""
     by_filter: dict[str, list[HarnessSample]] = {}
+    choices: set[str] = set()
     name = str(path)
     with open_source(path) as handle:
         for line, record in _records(handle, name):
@@ -170,10 +181,13 @@ def _samples_by_filter(path: Path) -> dict[str, list[HarnessSample]]:
                     line=line,
                 )
             filter_name = field(record, "filter", str, name, line=line)
-            by_filter.setdefault(filter_name, []).append(_sample(record, name, line))
+            sample, chosen = _sample(record, name, line)
+            by_filter.setdefault(filter_name, []).append(sample)
+            if chosen:
+                choices.add(filter_name)
     if not by_filter:
         raise InputFileError(name, "holds no samples; is the run complete?")
-    return by_filter
+    return by_filter, choices
 
 
 def _records(handle: Any, name: str) -> Any:
@@ -182,17 +196,63 @@ def _records(handle: Any, name: str) -> Any:
             yield number, parse_json(raw, name, line=number)
 
 
-def _sample(record: dict[str, Any], path: str, line: int) -> HarnessSample:
+def _sample(record: dict[str, Any], path: str, line: int) -> tuple[HarnessSample, bool]:
+    """The sample of one line, and whether it is a multiple-choice one."""
     doc_id = field(record, "doc_id", int, path, line=line)
     target = field(record, "target", str, path, line=line)
     responses = field(record, "filtered_resps", list, path, line=line)
-    return HarnessSample(
+    if len(responses) > 1 and all(_is_loglikelihood(r) for r in responses):
+        prediction, gold = _chosen(record, responses, target, path, line)
+        return HarnessSample(doc_id, None, (gold,), prediction, f"line {line}"), True
+    sample = HarnessSample(
         id=doc_id,
         epoch=None,
         targets=targets_of(target),
         prediction=_response(responses, path, line),
         where=f"line {line}",
     )
+    return sample, False
+
+
+def _choices(record: dict[str, Any], count: int, path: str, line: int) -> list[str]:
+    """The continuations of a multiple-choice sample's requests, in request order."""
+    arguments = record.get("arguments")
+    if isinstance(arguments, dict):  # lm-eval >= 0.4.3: {"gen_args_0": {"arg_0", "arg_1"}}
+        pairs = [arguments.get(f"gen_args_{i}") for i in range(len(arguments))]
+        texts = [p.get("arg_1") if isinstance(p, dict) else None for p in pairs]
+    elif isinstance(arguments, list):  # older: [[context, continuation], ...]
+        texts = [a[1] if isinstance(a, list) and len(a) == 2 else None for a in arguments]
+    else:
+        texts = []
+    if len(texts) != count or not all(isinstance(t, str) for t in texts):
+        raise InputFileError(
+            path,
+            f"a multiple-choice sample needs one [context, continuation] request per "
+            f"log-likelihood ({count}); re-run lm-eval with --log_samples",
+            line=line,
+            field="arguments",
+        )
+    return [str(t).strip() for t in texts]
+
+
+def _chosen(
+    record: dict[str, Any], responses: list[Any], target: str, path: str, line: int
+) -> tuple[str, str]:
+    """``(chosen option, gold option)`` of a multiple-choice sample."""
+    choices = _choices(record, len(responses), path, line)
+    try:
+        scores = [float(r[0]) for r in responses]
+    except (TypeError, ValueError):
+        raise InputFileError(
+            path, "a log-likelihood that is not a number", line=line, field="filtered_resps"
+        ) from None
+    best = max(range(len(scores)), key=lambda i: (scores[i], -i))  # the first on a tie
+    index = int(target) if target.strip().isdigit() else None
+    if index is not None and not index < len(choices):
+        raise InputFileError(
+            path, f"option {index} of {len(choices)} choices", line=line, field="target"
+        )
+    return choices[best], choices[index] if index is not None else target.strip()
 
 
 def targets_of(target: str) -> tuple[str, ...]:
@@ -215,8 +275,8 @@ def _response(responses: list[Any], path: str, line: int) -> str:
         return first
     if responses and all(_is_loglikelihood(r) for r in responses):
         problem = (
-            "holds log-likelihoods (a multiple-choice task); rescore scores generated "
-            "text, from generate_until tasks"
+            "holds one log-likelihood (a loglikelihood task, no choice to score); rescore "
+            "scores generated text and multiple-choice options"
         )
     else:
         problem = (
