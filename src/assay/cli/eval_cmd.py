@@ -157,6 +157,7 @@ def eval_command(
     released_layout = result.profile == "xldocbench" and not several
     to_err = stdout_taken(path for _, path in planned)
     compared = several or bool(stats.result_json or stats.html_path or stats.markdown_path)
+    forking = compared and not any(is_stdout(path) for _, path in planned)
     release_files = in_child(
         lambda: (
             write_outputs(
@@ -168,7 +169,7 @@ def eval_command(
             ).paths
         ),
         # the release files from a second process while this one computes the statistics
-        enabled=compared and not any(is_stdout(path) for _, path in planned),
+        enabled=forking,
     )
     document = None
     rendered: list[tuple[Path, str, str]] = []
@@ -178,8 +179,9 @@ def eval_command(
                 document = result_document(result, stats.compare_options())
             with phase(RENDERING):
                 rendered = render_comparison_files(
-                    document, stats.result_json, stats.html_path, stats.markdown_path
-                )
+                    document, stats.result_json, stats.html_path, stats.markdown_path,
+                    forked=forking,
+                )  # fmt: skip
     finally:
         written = release_files()  # its error first, as when it ran before the statistics
     written += write_rendered(rendered)  # only once the release files are written
@@ -268,21 +270,33 @@ def render_comparison_files(
     result_json: Path | None,
     html_path: Path | None,
     markdown_path: Path | None,
+    *,
+    forked: bool = False,
 ) -> list[tuple[Path, str, str]]:
-    """The ``(path, text, option)`` of each result JSON, HTML and Markdown asked for."""
+    """The ``(path, text, option)`` of each result JSON, HTML and Markdown asked for.
+
+    ``forked``: the result JSON's text is made by a forked child while this process
+    renders the HTML and Markdown (see :mod:`assay.cli.forked`; the same text).
+    """
     from assay.report.result.json import dumps_result
 
+    json_text = (
+        None if result_json is None else in_child(lambda: dumps_result(document), enabled=forked)
+    )
     texts = []
-    if result_json is not None:
-        texts.append((result_json, dumps_result(document), "--result-json"))
-    if html_path is not None:
-        from assay.report.result.html import render_html
+    try:
+        if html_path is not None:
+            from assay.report.result.html import render_html
 
-        texts.append((html_path, render_html(document), "--html"))
-    if markdown_path is not None:
-        from assay.report.result.markdown import render_result_markdown
+            texts.append((html_path, render_html(document), "--html"))
+        if markdown_path is not None:
+            from assay.report.result.markdown import render_result_markdown
 
-        texts.append((markdown_path, render_result_markdown(document), "--markdown"))
+            texts.append((markdown_path, render_result_markdown(document), "--markdown"))
+    finally:
+        text = None if json_text is None else json_text()
+    if result_json is not None and text is not None:
+        texts.insert(0, (result_json, text, "--result-json"))
     return texts
 
 

@@ -2,7 +2,8 @@
 
 ``assay eval`` writes its release files (report JSON, per-question CSV, results/) from the
 scored run alone, while the statistics and the comparison files need the result document:
-the two are independent, CPU-bound and hold the GIL, so a thread would not help. On a
+the two are independent, CPU-bound and hold the GIL, so a thread would not help (and
+the result JSON's text is made by a second child while the parent renders the HTML). On a
 platform with :func:`os.fork`, :func:`in_child` forks; the child runs the task on its
 copy-on-write view of the run, sends back the return value (or the exception) through a
 pipe and leaves with :func:`os._exit` (no exit handlers, no inherited buffers flushed).
