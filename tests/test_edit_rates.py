@@ -249,3 +249,37 @@ def test_banded_distance_equals_sacrebleus_beam_edit_distance_inside_and_outside
             band_larger += theirs > unrestricted
             certified += theirs == unrestricted >= table.beam
     assert band_larger > 20 and certified > 20
+
+
+@pytest.mark.parametrize("numpy_from", [0, 10**9], ids=["numpy-rows", "python-rows"])
+def test_backtraced_alignment_equals_sacrebleus_trace(
+    numpy_from: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The banded table's rows (NumPy) and Tercom's backtrace, against sacrebleu's trace.
+
+    sacrebleu's ``BeamEditDistance`` returns the distance and the operations of the
+    same table (``' '`` match, ``s`` substitution, ``i`` insertion, ``d`` deletion);
+    pairs of every length ratio, with and without shared words, cover narrow and wide
+    bands, empty hypotheses and bands that leave column 0.
+    """
+    import random
+
+    from sacrebleu.metrics.lib_ter import BeamEditDistance
+
+    from assay.metrics import ter
+    from assay.metrics.ter import _BandedDistance
+
+    monkeypatch.setattr(ter, "_NUMPY_FROM", numpy_from)
+    rng = random.Random(13)
+    symbol = {0: " ", 1: "s", 2: "i", 3: "d"}
+    for _ in range(400):
+        vocab = [f"w{i}" for i in range(rng.choice([2, 8, 40]))]
+        ref = rng.choices(vocab, k=rng.choice([1, 3, 20, 70, 130]))
+        hyp = rng.choices(vocab, k=rng.choice([0, 1, 4, 20, 70, 130, 260]))
+        if rng.random() < 0.5:
+            hyp = [w if rng.random() < 0.7 else rng.choice(vocab) for w in (ref * 3)[: len(hyp)]]
+        codes = {w: chr(65 + k) for k, w in enumerate(vocab)}
+        distance, rows, ops = _BandedDistance(ref, len(hyp), codes).trace(hyp)
+        theirs, trace = BeamEditDistance(ref)(hyp)
+        assert (distance, "".join(symbol[op] for op in ops)) == (theirs, trace)
+        assert rows[len(hyp)][len(ref)] == distance

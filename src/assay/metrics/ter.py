@@ -28,7 +28,11 @@ unrestricted alignment (rapidfuzz's ``editops``) stays inside the band: the band
 distance is never smaller, and that path is a banded path. Only the remaining
 candidates, and the one alignment per round, run the banded table in Python,
 starting from the rows of the longest prefix the candidate shares with the
-current hypothesis.
+current hypothesis. For references of 400 words or more the alignment's table is
+built in NumPy, a row at a time over its band (the same integers), because the
+cell loop's full-length rows cost O(reference length) each; shorter ones keep the
+loop, which is faster there. The runs of equal words within 50 positions are
+found by bisection in each word's sorted positions.
 
 Text: :func:`assay.text.tercom.tercom_tokens` with the options ``normalized``,
 ``no_punct``, ``asian_support`` and ``case_sensitive`` (sacrebleu's defaults: all off).
@@ -37,6 +41,7 @@ Text: :func:`assay.text.tercom.tercom_tokens` with the options ``normalized``,
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, cast
 
@@ -50,6 +55,7 @@ MAX_SHIFT_DIST = 50
 BEAM_WIDTH = 25
 MAX_SHIFT_CANDIDATES = 1000
 _INF = 10**16
+_NUMPY_FROM = 400  # reference length from which a row costs less in NumPy than in a loop
 _NOP, _SUB, _INS, _DEL = 0, 1, 2, 3  # table operations (hypothesis rows, reference columns)
 
 
@@ -102,7 +108,9 @@ class _BandedDistance:
             prev = row
         return out
 
-    def distance(self, hyp: Sequence[str], base: Sequence[str], base_rows: list[list[int]]) -> int:
+    def distance(
+        self, hyp: Sequence[str], base: Sequence[str], base_rows: _Rows | _ListRows
+    ) -> int:
         """The banded distance of ``hyp``; ``base_rows`` are the rows of ``base``."""
         codes = "".join(map(self.codes.__getitem__, hyp))
         exact = Levenshtein.distance(codes, self.ref_codes)
@@ -141,39 +149,110 @@ class _BandedDistance:
                 i = src + 1
         return True
 
-    def trace(self, hyp: Sequence[str]) -> tuple[int, list[list[int]], list[int]]:
-        """Distance, all rows, and the operations of the backtraced alignment."""
-        rows = [self.first_row, *self.rows(hyp, 0, self.first_row)]
+    def trace(self, hyp: Sequence[str]) -> tuple[int, _Rows | _ListRows, list[int]]:
+        """Distance, the table's rows, and the operations of the backtraced alignment."""
+        rows: _Rows | _ListRows
+        if self.n_ref < _NUMPY_FROM:
+            rows = _ListRows([self.first_row, *self.rows(hyp, 0, self.first_row)])
+        else:
+            rows = _Rows(self, _band_rows(self, hyp))
+        get = rows.value
         ops: list[int] = []
         i, j = len(hyp), self.n_ref
         ref = self.ref
-        while i > 0 or j > 0:
-            op = self._op(rows, hyp, ref, i, j)
-            ops.append(op)
-            if op in (_NOP, _SUB):
+        while i > 0 and j > 0:  # Tercom's preference: match/substitution, deletion, insertion
+            value = get(i, j)
+            same = hyp[i - 1] == ref[j - 1]
+            diag = get(i - 1, j - 1) + (0 if same else 1)
+            if diag == value and diag < _INF:
+                ops.append(_NOP if same else _SUB)
                 i, j = i - 1, j - 1
-            elif op == _INS:
-                j -= 1
-            else:
+            elif get(i - 1, j) + 1 == value:
+                ops.append(_DEL)
                 i -= 1
+            else:
+                ops.append(_INS)
+                j -= 1
+        ops += [_DEL] * i + [_INS] * j  # the table's first column, then its first row
         ops.reverse()
-        return rows[-1][-1], rows, ops
+        return get(len(hyp), self.n_ref), rows, ops
 
-    @staticmethod
-    def _op(rows: list[list[int]], hyp: Sequence[str], ref: Sequence[str], i: int, j: int) -> int:
-        """The operation that gave cell ``(i, j)`` its value (Tercom's preference order)."""
+
+class _ListRows(list[list[int]]):
+    """The rows of one banded table at full length (``_BandedDistance.rows``)."""
+
+    def value(self, i: int, j: int) -> int:
+        """Cell ``(i, j)``."""
+        return self[i][j]
+
+
+class _Rows:
+    """The rows of one banded table, stored as their band (``_band_rows``)."""
+
+    def __init__(self, table: _BandedDistance, band: list[list[int]]) -> None:
+        self.table, self.band = table, band
+
+    def value(self, i: int, j: int) -> int:
+        """Cell ``(i, j)``; ``_INF`` outside the band."""
         if i == 0:
-            return _INS
-        if j == 0:
-            return _DEL
-        value = rows[i][j]
-        same = hyp[i - 1] == ref[j - 1]
-        diag = rows[i - 1][j - 1] + (0 if same else 1)
-        if diag == value and diag < _INF:
-            return _NOP if same else _SUB
-        if rows[i - 1][j] + 1 == value:
-            return _DEL
-        return _INS
+            return j
+        k = j - self.table.lo[i]
+        return self.band[i][k + 1] if 0 <= k < self.table.hi[i] - self.table.lo[i] else _INF
+
+    def __getitem__(self, i: int) -> list[int]:
+        """Row ``i`` at full length (``_INF`` outside the band), as ``_BandedDistance.rows``."""
+        if i == 0:
+            return self.table.first_row
+        row = [_INF] * (self.table.n_ref + 1)
+        lo, hi = self.table.lo[i], self.table.hi[i]
+        row[lo:hi] = self.band[i][1 : 1 + hi - lo]
+        return row
+
+
+def _band_rows(table: _BandedDistance, hyp: Sequence[str]) -> list[list[int]]:
+    """Rows ``1 .. len(hyp)`` of the banded table, as bands (NumPy, one row at a time).
+
+    Row ``i`` is ``[_INF, D(i, lo), D(i, lo + 1), …]`` padded with ``_INF``, for its
+    window ``[lo, hi)``; index 0 is a dummy (the row's first entry). A row is
+    ``D(i, j) = min(D(i-1, j-1) + [hyp ≠ ref], D(i-1, j) + 1, D(i, j-1) + 1)``: the first
+    two terms for the whole band at once, the third as a running minimum of
+    ``cand[k] − k`` (the same integers as the cell-by-cell loop of ``rows``).
+    """
+    import numpy as np
+
+    n, m = len(hyp), table.n_ref
+    lo = np.array(table.lo, dtype=np.int64)
+    width = np.array(table.hi, dtype=np.int64) - lo
+    width[0] = 0
+    band = int(width.max()) if n else 0
+    steps = np.diff(lo) if n else np.zeros(0, dtype=np.int64)
+    step = int(steps.max()) if n else 0
+    size = 1 + band + step + 1
+    out = np.full((n + 1, size), _INF, dtype=np.int64)
+    k = np.arange(band, dtype=np.int64)
+    cols = lo[1:, None] + k[None, :]  # column j of band cell k in rows 1..n
+    ref_ids = np.array([ord(c) for c in table.ref_codes] + [-1], dtype=np.int64)
+    hyp_ids = np.array([ord(table.codes[w]) for w in hyp], dtype=np.int64)
+    neq = (ref_ids[np.clip(cols - 1, 0, m)] != hyp_ids[:, None]).astype(np.int64) - k
+    step_one = 1 - k
+    first = np.full(1 + m + 1 + int(lo[-1]) + band + 1, _INF, dtype=np.int64)
+    first[1 : m + 2] = np.arange(m + 1)  # row 0 as a band from column 0: D(0, j) = j
+    cand = np.empty(band, dtype=np.int64)
+    up = np.empty(band, dtype=np.int64)
+    for i in range(1, n + 1):
+        if i == 1:
+            prev, s = first, int(lo[1])
+        else:
+            prev, s = out[i - 1], int(steps[i - 1])
+        np.add(prev[s : s + band], neq[i - 1], out=cand)  # diagonal
+        np.add(prev[s + 1 : s + 1 + band], step_one, out=up)  # from above
+        np.minimum(cand, up, out=cand)
+        row = out[i, 1 : 1 + band]
+        np.minimum.accumulate(cand, out=row)
+        row += k
+        row[int(width[i]) :] = _INF
+    rows: list[list[int]] = out.tolist()
+    return rows
 
 
 def _alignment(ops: Sequence[int]) -> tuple[list[int], list[int], list[int]]:
@@ -230,9 +309,12 @@ def _matching_runs(hyp: Sequence[str], ref: Sequence[str]) -> list[tuple[int, in
     n_h, n_r = len(hyp), len(ref)
     runs: list[tuple[int, int, int]] = []
     for start_h, word in enumerate(hyp):
-        for start_r in where.get(word, ()):
-            if abs(start_r - start_h) > MAX_SHIFT_DIST:
-                continue
+        places = where.get(word)
+        if places is None:
+            continue
+        first = bisect_left(places, start_h - MAX_SHIFT_DIST)  # |start_r - start_h| <= 50
+        last = bisect_right(places, start_h + MAX_SHIFT_DIST, first)
+        for start_r in places[first:last]:
             length = 0
             while hyp[start_h + length] == ref[start_r + length] and length < MAX_SHIFT_SIZE:
                 length += 1
