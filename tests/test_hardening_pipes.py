@@ -96,3 +96,25 @@ def test_suffixless_mapping_document_is_read_as_json(tmp_path: Path) -> None:
     path.write_text('{\n "q1": "Paris",\n "q2": "42"\n}\n')
     rows = list(iter_predictions(path))
     assert [(r.id, r.text) for r in rows] == [("q1", "Paris"), ("q2", "42")]
+
+
+def test_a_reader_leaving_early_stops_the_run_quietly(tmp_path: Path) -> None:
+    """`assay score … --per-item - | head -c 10`: exit 1, no `error:` line, no traceback."""
+    pairs = tmp_path / "pairs.jsonl"
+    row = {"prediction": "a b c", "targets": ["a b"]}
+    rows = (json.dumps({"id": str(i), **row}) for i in range(50_000))
+    pairs.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    command = [sys.executable, "-m", "assay", "score", "f1", "--file", str(pairs)]
+    command += ["--per-item", "-"]
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+    ) as process:
+        assert process.stdout is not None and process.stderr is not None
+        first = process.stdout.read(10)
+        process.stdout.close()  # the reader goes away long before the 50,000 rows are written
+        stderr = process.stderr.read().decode()
+        code = process.wait(timeout=120)
+    assert first.startswith(b"{")
+    assert code == 1, stderr
+    assert "error:" not in stderr and "Traceback" not in stderr, stderr

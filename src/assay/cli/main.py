@@ -7,6 +7,7 @@ Typed errors become one line on stderr and an exit code from one table
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from typing import IO, Any
@@ -165,6 +166,8 @@ class AssayGroup(click.Group):
         """Run the subcommand, turning AssayError/OSError into :class:`TypedErrorExit`."""
         try:
             return super().invoke(ctx)
+        except BrokenPipeError:
+            raise  # the reader of standard output left: main() stops quietly
         except (AssayError, OSError) as error:
             raise one_line(error) from None
 
@@ -190,6 +193,20 @@ def main(argv: Sequence[str] | None = None) -> None:
         sys.exit(error.exit_code)
     except click.exceptions.Exit as done:
         sys.exit(done.exit_code)
+    except BrokenPipeError:
+        _stop_on_closed_pipe()
     except OSError as error:  # an output path that cannot be written, a full disk, ...
         one_line(error).show()
         sys.exit(3)
+
+
+def _stop_on_closed_pipe() -> None:
+    """The reader of standard output went away (``assay … | head``): exit 1 quietly.
+
+    Nothing is wrong with the run or its inputs, so no ``error:`` line. Standard output
+    is pointed at the null device first, so the interpreter's final flush cannot fail
+    again; the exit status is 1, as rich gives for the same event in its console.
+    """
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    sys.exit(1)

@@ -144,9 +144,13 @@ class Sink:
 
         Raises:
             OutputFileError: the write failed (full disk, ...).
+            BrokenPipeError: standard output's reader went away (``assay … | head``):
+                not a failure of this output, so the CLI stops quietly.
         """
         try:
             self.stream.write(data)
+        except BrokenPipeError:
+            raise
         except OSError as exc:
             raise _cannot_write(self.path, exc, self._option) from None
 
