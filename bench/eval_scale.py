@@ -18,7 +18,8 @@ verbose answers). Targets (issue 10), each printed as
 Wall times are the best of a few runs of a fresh process (start-up included).
 
 Run: ``python bench/eval_scale.py`` (``--profile`` prints cProfile top lists of the
-13 x 1,345 run in one process, by cumulative and by own time; ``--quick`` skips the
+13 x 1,345 run in one process, by cumulative and by own time; ``--profile-scoring`` the
+same for the scoring alone, ``evaluate()``; ``--quick`` skips the
 500,000-row and 1 M-pair files).
 """
 
@@ -188,23 +189,30 @@ def memory_targets(data: Path, tmp: Path) -> bool:
     )
 
 
-def profile_run(data: Path, out: Path) -> None:
-    """Print a cProfile top list of the 13-system run in this process."""
+def profile_run(data: Path, out: Path, scoring: bool = False) -> None:
+    """Print cProfile top lists of the 13-system run (or its scoring alone) in this process."""
     from assay.cli.main import main
+    from assay.evaluation.runs import SystemInput, evaluate
 
+    files = sorted((data / "systems").glob("*.jsonl"))
+    systems = [SystemInput(f.stem, (str(f),)) for f in files]
     profiler = cProfile.Profile()
     profiler.enable()
-    with contextlib.redirect_stdout(io.StringIO()):  # the eval's own tables are not wanted
-        try:
-            main(eval_args(data, out))
-        except SystemExit:
-            pass
+    if scoring:
+        evaluate([data / "qa_single_doc.jsonl"], systems)
+    else:
+        with contextlib.redirect_stdout(io.StringIO()):  # the eval's own tables are not wanted
+            try:
+                main(eval_args(data, out))
+            except SystemExit:
+                pass
     profiler.disable()
+    what = "scoring alone (evaluate)" if scoring else "eval, every output"
     for order, count in (("cumulative", 40), ("tottime", 25)):
         text = io.StringIO()
         stats = pstats.Stats(profiler, stream=text)
         stats.strip_dirs().sort_stats(order).print_stats(count)
-        print(f"--- 13 x 1,345 eval, every output: top {count} by {order} ---")
+        print(f"--- 13 x 1,345 {what}: top {count} by {order} ---")
         print(text.getvalue())
 
 
@@ -225,6 +233,9 @@ def byte_compile_assay() -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--profile", action="store_true", help="print a cProfile top list")
+    parser.add_argument(
+        "--profile-scoring", action="store_true", help="the same for evaluate() alone"
+    )
     parser.add_argument("--quick", action="store_true", help="skip the memory targets")
     parser.add_argument("--runs", type=int, default=3, help="runs per wall time (best kept)")
     args = parser.parse_args()
@@ -235,8 +246,8 @@ def main() -> int:
         data, out = tmp / "d1345", tmp / "o1345"
         scale_data.write(data, 1345)
         out.mkdir()
-        if args.profile:
-            profile_run(data, out)
+        if args.profile or args.profile_scoring:
+            profile_run(data, out, scoring=args.profile_scoring)
             return 0
         wall = best_wall(assay_command(*eval_args(data, out)), args.runs)
         ok &= target(

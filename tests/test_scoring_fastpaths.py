@@ -15,7 +15,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from assay.evaluation import assay_rules
-from assay.text.normalize import drop_articles, normalize_xldocbench, xldocbench_tokens
+from assay.text.normalize import (
+    drop_articles,
+    normalize_xldocbench,
+    xldocbench_token_set,
+    xldocbench_tokens,
+)
 from xl_reference import normalize as released_normalize  # the released rules, literally
 
 PIECES = [
@@ -59,6 +64,18 @@ def test_xldocbench_normaliser_equals_the_released_expression(text: str) -> None
     assert xldocbench_tokens(text) == released_normalize(text).split()
 
 
+@settings(max_examples=1500)
+@given(TEXT)
+def test_xldocbench_token_set_equals_the_released_tokens_as_a_set(text: str) -> None:
+    assert xldocbench_token_set(text) == set(released_normalize(text).split())
+
+
+def test_xldocbench_token_set_by_hand() -> None:
+    assert xldocbench_token_set("The cat. the. A-b, an%x 5%a a.b.the the") == {
+        "cat.", ".", "-b", "%x", "5%", ".b.",
+    }  # fmt: skip
+
+
 @settings(max_examples=600)
 @given(TEXT)
 def test_assay_normalise_equals_the_plain_regex_passes(text: str) -> None:
@@ -76,6 +93,7 @@ def test_every_single_character_is_handled_like_the_regex() -> None:
     for code in [*range(0x250), 0x2028, 0x3000, 0xFEFF, 0x0307]:
         for text in (chr(code), f"the{chr(code)}a an", f"x {chr(code)}the. a-{chr(code)}"):
             assert normalize_xldocbench(text) == released_normalize(text), hex(code)
+            assert xldocbench_token_set(text) == set(released_normalize(text).split()), hex(code)
             assert assay_rules.normalise(text) == _plain_normalise(text), hex(code)
             assert assay_rules.words(text) == _plain_words(text), hex(code)
 

@@ -23,8 +23,8 @@ from assay.errors import UnknownNameError
 from assay.evaluation import assay_rules, xldocbench
 from assay.io.gold import GoldQuestion
 from assay.metrics.edit import similarity, similarity_bound
-from assay.metrics.overlap import set_f1
-from assay.text.normalize import normalize_xldocbench, xldocbench_tokens
+from assay.metrics.overlap import harmonic_f1, set_f1
+from assay.text.normalize import normalize_xldocbench, xldocbench_token_set, xldocbench_tokens
 
 SUBSTITUTED_STATUSES = ("context_overflow", "vision_unsupported")
 SUBSTITUTE_TEXT = "CONTEXT_OVERFLOW"
@@ -48,6 +48,7 @@ class Prepared:
     tokens: tuple[str, ...]
     anls_text: str
     document_ids: tuple[str, ...]
+    token_set: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +69,8 @@ class Profile:
 
     ``reads_as_released``: gold and prediction files are read as the released
     XL-DocBench evaluator reads them (oddities noted, never refused).
+    ``accuracy_uses_tokens``: :attr:`accuracy` reads the prediction's ``xldocbench``
+    tokens (else it is given none, and token F1 needs only their set).
     """
 
     name: str
@@ -77,6 +80,7 @@ class Profile:
     duplicate_policy: str
     config: dict[str, Any] = field(default_factory=dict)
     reads_as_released: bool = False
+    accuracy_uses_tokens: bool = False
 
     def prepare(self, question: GoldQuestion) -> Prepared:
         """Gold-side work for one question."""
@@ -88,6 +92,7 @@ class Profile:
             tuple(normalised.split()),
             question.answer.strip().lower(),
             tuple(d.document_id for d in question.documents),
+            frozenset(normalised.split()),
         )
 
     def score(self, gold: Prepared, text: str, substituted: bool) -> QuestionScores:
@@ -107,12 +112,26 @@ class Profile:
         accuracy: list[float] = []
         token_f1: list[float] = []
         anls_values: list[float] = []
+        no_tokens: list[str] = []
         for gold, text, sub in zip(golds, texts, substituted, strict=True):
-            tokens = xldocbench_tokens(text)
-            accuracy.append(accuracy_of(gold, text, tokens, sub))
-            token_f1.append(set_f1(tokens, gold.tokens))
+            if self.accuracy_uses_tokens:
+                tokens = xldocbench_tokens(text)
+                accuracy.append(accuracy_of(gold, text, tokens, sub))
+                token_f1.append(set_f1(tokens, gold.tokens))
+            else:
+                accuracy.append(accuracy_of(gold, text, no_tokens, sub))
+                token_f1.append(_set_f1(xldocbench_token_set(text), gold.token_set))
             anls_values.append(anls(text.strip().lower(), gold.anls_text))
         return accuracy, token_f1, anls_values
+
+
+def _set_f1(pred: set[str], target: frozenset[str]) -> float:
+    """:func:`~assay.metrics.overlap.set_f1` of two token sets (not copied again)."""
+    if not target:
+        return 1.0 if not pred else 0.0
+    if not pred:
+        return 0.0
+    return harmonic_f1(len(pred & target), len(pred), len(target))
 
 
 def anls(a: str, b: str) -> float:
@@ -147,6 +166,7 @@ PROFILES = {
         duplicate_policy="last-wins",
         config=xldocbench.CONFIG,
         reads_as_released=True,
+        accuracy_uses_tokens=True,
     ),
     "assay": Profile(
         name="assay",

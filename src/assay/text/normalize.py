@@ -88,17 +88,40 @@ def drop_articles(text: str) -> list[str]:
     return [token for token in text.split() if token not in _ARTICLE_WORDS]
 
 
-def xldocbench_tokens(text: str) -> list[str]:
-    """The whitespace tokens of :func:`normalize_xldocbench` (``normalize(text).split()``)."""
+def _xl_kept(text: str) -> str:
+    """The ``xldocbench`` normalisation before articles: strip, lower, prefixes, deletions."""
     text = text.strip().lower()
     for prefix in _XL_PREFIXES:
         if text.startswith(prefix):
             text = text[len(prefix) :].strip()
     if text.isascii():
-        text = text.encode("ascii").translate(None, _XL_DELETED_ASCII).decode("ascii")
-    else:
-        text = _NOT_XL_KEPT.sub("", text)
-    return drop_articles(text)
+        return text.encode("ascii").translate(None, _XL_DELETED_ASCII).decode("ascii")
+    return _NOT_XL_KEPT.sub("", text)
+
+
+def xldocbench_tokens(text: str) -> list[str]:
+    """The whitespace tokens of :func:`normalize_xldocbench` (``normalize(text).split()``)."""
+    return drop_articles(_xl_kept(text))
+
+
+def xldocbench_token_set(text: str) -> set[str]:
+    """``set(xldocbench_tokens(text))``, built from the distinct tokens only.
+
+    A token without ``.``, ``-`` or ``%`` is a run of word characters: it holds an
+    article iff it is one. The article pattern is applied to each distinct token that
+    has a mark, alone: its ends are whitespace in the text, which the pattern's
+    lookarounds treat as they treat the ends of the token.
+    """
+    text = _xl_kept(text)
+    tokens = set(text.split())
+    if "." in text or "-" in text or "%" in text:
+        for token in [t for t in tokens if not t.isalnum()]:
+            pieces = _ARTICLES.sub(" ", token).split()
+            if pieces != [token]:
+                tokens.discard(token)
+                tokens.update(pieces)
+    tokens.difference_update(_ARTICLE_WORDS)
+    return tokens
 
 
 def normalize_xldocbench(text: str) -> str:
