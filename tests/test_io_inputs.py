@@ -12,9 +12,6 @@ import csv
 import gzip
 import json
 import lzma
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -23,26 +20,18 @@ import zstandard
 
 from assay.errors import InputFileError
 from assay.evaluation.runs import SystemInput, evaluate
-from assay.io.bundled import data_path
 from assay.io.gold import read_gold
 from assay.io.jsonl import iter_jsonl, read_pairs
 from assay.io.predictions import iter_predictions
 from cli_helpers import GOLDEN_DATA, run
+from input_helpers import ATLAS, GOLD, SAMPLE, assay, rows
 
-SRC = Path(__file__).resolve().parents[1] / "src"
-SAMPLE = data_path("xlsample")
-ATLAS = SAMPLE / "predictions" / "atlas-7b.jsonl"
-GOLD = [SAMPLE / "qa_single_doc.jsonl", SAMPLE / "qa_cross_doc.jsonl"]
 COMPRESSORS = {
     "gz": gzip.compress,
     "bz2": bz2.compress,
     "xz": lzma.compress,
     "zst": lambda data: zstandard.ZstdCompressor().compress(data),
 }
-
-
-def rows(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
 
 
 def write_table(path: Path, records: list[dict[str, Any]], delimiter: str = ",") -> Path:
@@ -159,14 +148,6 @@ def test_bad_csv_is_one_error_naming_file_and_line(
         list(iter_predictions(tmp_path / "p.csv"))
     for word in words:
         assert word in str(caught.value), (word, str(caught.value))
-
-
-def assay(*args: str | Path, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
-    env = {**os.environ, "PYTHONPATH": str(SRC), "COLUMNS": "200"}
-    return subprocess.run(
-        [sys.executable, "-m", "assay", *map(str, args)],
-        input=stdin, capture_output=True, env=env, timeout=300, check=False,
-    )  # fmt: skip
 
 
 def test_predictions_from_stdin_compressed_or_not(tmp_path: Path) -> None:

@@ -22,15 +22,7 @@ from assay.io.gold import read_gold
 from assay.io.jsonl import read_pairs
 from assay.io.sources import input_kind
 from cli_helpers import run, run_captured
-
-SAMPLE = data_path("xlsample")
-ATLAS = SAMPLE / "predictions" / "atlas-7b.jsonl"
-GOLD = [SAMPLE / "qa_single_doc.jsonl", SAMPLE / "qa_cross_doc.jsonl"]
-PAIRS = data_path("qa_pairs.jsonl")
-
-
-def rows(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
+from input_helpers import ATLAS, GOLD, PAIRS, SAMPLE, rows
 
 
 def write_parquet(path: Path, records: list[dict[str, Any]]) -> Path:

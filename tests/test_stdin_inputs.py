@@ -11,9 +11,6 @@ import csv
 import gzip
 import io
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -24,16 +21,7 @@ import zstandard
 
 from assay.io.bundled import data_path
 from assay.io.sources import content_kind
-
-SRC = Path(__file__).resolve().parents[1] / "src"
-SAMPLE = data_path("xlsample")
-ATLAS = SAMPLE / "predictions" / "atlas-7b.jsonl"
-GOLD = [SAMPLE / "qa_single_doc.jsonl", SAMPLE / "qa_cross_doc.jsonl"]
-PAIRS = data_path("qa_pairs.jsonl")
-
-
-def rows(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
+from input_helpers import ATLAS, GOLD, PAIRS, assay, rows
 
 
 def table(records: list[dict[str, Any]], delimiter: str) -> bytes:
@@ -57,14 +45,6 @@ def forms(records: list[dict[str, Any]], flat: bool = True) -> dict[str, bytes]:
     if flat:
         shaped |= {"csv": table(records, ","), "tsv": table(records, "\t")}
     return shaped
-
-
-def assay(*args: str | Path, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
-    env = {**os.environ, "PYTHONPATH": str(SRC), "COLUMNS": "200"}
-    return subprocess.run(
-        [sys.executable, "-m", "assay", *map(str, args)],
-        input=stdin, capture_output=True, env=env, timeout=300, check=False,
-    )  # fmt: skip
 
 
 def scored(path: Path) -> list[Any]:

@@ -142,18 +142,13 @@ def main(out: Path) -> None:
     register_model()
     from lm_eval.__main__ import cli_evaluate
 
-    sys.argv = [
-        "lm-eval", "run", "--model", "assay-table", "--model_args", "pretrained=table-v1",
-        "--tasks", "assay_qa", "--include_path", str(tasks),
-        "--output_path", str(out / "results"), "--log_samples",
-    ]  # fmt: skip
-    cli_evaluate()
-    sys.argv = [
-        "lm-eval", "run", "--model", "assay-table", "--model_args", "pretrained=table-v1",
-        "--tasks", "assay_mc", "--include_path", str(tasks),
-        "--output_path", str(out / "mc"), "--log_samples",
-    ]  # fmt: skip
-    cli_evaluate()
+    for task, folder in (("assay_qa", "results"), ("assay_mc", "mc")):
+        sys.argv = [
+            "lm-eval", "run", "--model", "assay-table", "--model_args", "pretrained=table-v1",
+            "--tasks", task, "--include_path", str(tasks),
+            "--output_path", str(out / folder), "--log_samples",
+        ]  # fmt: skip
+        cli_evaluate()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,35 @@
+"""The bundled sample's paths and two helpers shared by the input-form tests.
+
+(CSV/TSV, compressed files, Parquet and standard input all score the same sample.)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from assay.io.bundled import data_path
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+SAMPLE = data_path("xlsample")
+ATLAS = SAMPLE / "predictions" / "atlas-7b.jsonl"
+GOLD = [SAMPLE / "qa_single_doc.jsonl", SAMPLE / "qa_cross_doc.jsonl"]
+PAIRS = data_path("qa_pairs.jsonl")
+
+
+def rows(path: Path) -> list[dict[str, Any]]:
+    """The JSON objects of a JSONL file, blank lines skipped."""
+    return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
+
+
+def assay(*args: str | Path, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    """Run ``python -m assay ARGS`` on this tree's source, ``stdin`` fed, bytes captured."""
+    env = {**os.environ, "PYTHONPATH": str(SRC), "COLUMNS": "200"}
+    return subprocess.run(
+        [sys.executable, "-m", "assay", *map(str, args)],
+        input=stdin, capture_output=True, env=env, timeout=300, check=False,
+    )  # fmt: skip
