@@ -207,6 +207,10 @@ def _stop_on_closed_pipe() -> None:
     is pointed at the null device first, so the interpreter's final flush cannot fail
     again; the exit status is 1, as rich gives for the same event in its console.
     """
+    try:
+        stdout = sys.stdout.fileno()
+    except (OSError, ValueError):  # not a file descriptor (a test's captured stream)
+        sys.exit(1)
     devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
+    os.dup2(devnull, stdout)
     sys.exit(1)
