@@ -26,6 +26,12 @@ def rows(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
 
 
+def scores(result: Any) -> list[dict[str, Any]]:
+    """Per-question rows and the overall numbers of a one-system result, without file names."""
+    system = result.systems[0].to_dict()
+    return [system["overall"], system["accounting"], *system["per_question"]]
+
+
 def assay(*args: str | Path, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
     """Run ``python -m assay ARGS`` on this tree's source, ``stdin`` fed, bytes captured."""
     env = {**os.environ, "PYTHONPATH": str(SRC), "COLUMNS": "200"}

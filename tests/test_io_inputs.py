@@ -24,7 +24,7 @@ from assay.io.gold import read_gold
 from assay.io.jsonl import iter_jsonl, read_pairs
 from assay.io.predictions import iter_predictions
 from cli_helpers import GOLDEN_DATA, run
-from input_helpers import ATLAS, GOLD, SAMPLE, assay, rows
+from input_helpers import ATLAS, GOLD, SAMPLE, assay, rows, scores
 
 COMPRESSORS = {
     "gz": gzip.compress,
@@ -41,12 +41,6 @@ def write_table(path: Path, records: list[dict[str, Any]], delimiter: str = ",")
         writer.writeheader()
         writer.writerows(records)
     return path
-
-
-def scores(result: Any) -> list[dict[str, Any]]:
-    """Per-question rows and the overall numbers, without the file names."""
-    system = result.systems[0].to_dict()
-    return [system["overall"], system["accounting"], *system["per_question"]]
 
 
 def test_predictions_as_csv_and_tsv_score_as_the_jsonl(tmp_path: Path) -> None:

@@ -22,18 +22,12 @@ from assay.io.gold import read_gold
 from assay.io.jsonl import read_pairs
 from assay.io.sources import input_kind
 from cli_helpers import run, run_captured
-from input_helpers import ATLAS, GOLD, PAIRS, SAMPLE, rows
+from input_helpers import ATLAS, GOLD, PAIRS, SAMPLE, rows, scores
 
 
 def write_parquet(path: Path, records: list[dict[str, Any]]) -> Path:
     pq.write_table(pa.Table.from_pylist(records), path)
     return path
-
-
-def scores(result: Any) -> list[dict[str, Any]]:
-    """Per-question rows and the overall numbers, without the file names."""
-    system = result.systems[0].to_dict()
-    return [system["overall"], system["accounting"], *system["per_question"]]
 
 
 def test_predictions_as_parquet_score_as_the_jsonl_by_suffix_or_content(tmp_path: Path) -> None:
