@@ -8,6 +8,7 @@ symbols, numbers with separators, full-width forms and mixed scripts.
 
 from __future__ import annotations
 
+import importlib
 import json
 import logging
 import random
@@ -17,6 +18,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
 from sacrebleu.tokenizers.tokenizer_char import TokenizerChar
 from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
@@ -227,3 +230,25 @@ def test_sacrebleu_published_corpus_values(row: dict) -> None:
     result = assay.score_corpus(row["metric"], row["predictions"], row["targets_list"],
                                 **row["options"])  # fmt: skip
     assert result.value == pytest.approx(row["expected"], abs=row["tolerance"]), row["case"]
+
+
+# Characters where the intl rules' matches meet: punctuation next to numbers (ASCII,
+# Arabic-Indic, fractions, superscripts), punctuation runs, symbols, letters, and the
+# kinds of whitespace that separate words (tab, newline, no-break, ideographic, U+001F).
+_INTL_ALPHABET = list("ab3.,5-%$€(«»)'\"!?:;/ \t\n\u00a0½²٣٫") + ["\u3000", "\x1f", "😀", "Ж"]
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(_INTL_ALPHABET), max_size=16).map("".join))
+def test_intl_matches_sacrebleu_on_any_text_whatever_its_padding(text: str) -> None:
+    # Not stripped: words at the very start and end of a text are ruled without padding.
+    assert assay.tokenize(text, "intl") == PEERS["intl"](text).split()
+
+
+def test_intl_is_unchanged_when_its_word_cache_is_replaced(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    tokenize_module = importlib.import_module("assay.text.tokenize")
+    monkeypatch.setattr(tokenize_module, "_INTL_CACHE_SIZE", 3)
+    for text in TEXTS[:400]:
+        assert assay.tokenize(text, "intl") == PEERS["intl"](text).split(), text

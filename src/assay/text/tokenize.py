@@ -216,11 +216,79 @@ def tokenize_13a(text: str) -> list[str]:
     return tokens
 
 
-def tokenize_intl(text: str) -> list[str]:
-    """Tokenise like sacrebleu's ``intl`` (Unicode punctuation and symbols split off)."""
+# A word ruled by padding (whitespace before?, whitespace after?) → word → the word with
+# the rules' spaces in it. Replaced by an empty one when it would grow past
+# _INTL_CACHE_SIZE words, so memory stays bounded (replaced, not cleared: a thread still
+# reading the old one is unaffected).
+_INTL_CACHE: dict[tuple[bool, bool], dict[str, str]] = {
+    (left, right): {} for left in (False, True) for right in (False, True)
+}
+_INTL_CACHE_SIZE = 1 << 15
+# Joins words for one pass of the rules: whitespace to str.split, and neither punctuation,
+# a symbol nor a number to the rules, so each word is ruled as if between spaces.
+_INTL_JOIN = "\x1f"
+
+
+def _intl_ruled(text: str) -> str:
     for pattern, replacement in _INTL_RULES:
         text = pattern.sub(replacement, text)
-    return text.split()
+    return text
+
+
+def _intl_rules(text: str) -> list[str]:
+    """The three ``intl`` substitutions of sacrebleu, then a split: the definition itself."""
+    return _intl_ruled(text).split()
+
+
+def _intl_learn(words: list[str]) -> dict[str, str]:
+    """Rule every new word of ``words`` (all between whitespace) in one pass; the cache."""
+    cache = _INTL_CACHE[True, True]
+    missing = list(set(words).difference(cache))
+    if len(cache) + len(missing) > _INTL_CACHE_SIZE:
+        cache = _INTL_CACHE[True, True] = {}
+        missing = list(set(words))
+    if missing:
+        ruled = _intl_ruled(_INTL_JOIN + _INTL_JOIN.join(missing) + _INTL_JOIN)
+        cache.update(zip(missing, ruled.split(_INTL_JOIN)[1:-1], strict=True))
+    return cache
+
+
+def _intl_edge(word: str, left: bool, right: bool) -> str:
+    """A first/last ``word`` ruled (``left``/``right``: whitespace there)."""
+    cache = _INTL_CACHE[left, right]
+    ruled = cache.get(word)
+    if ruled is None:
+        if len(cache) >= _INTL_CACHE_SIZE:
+            cache = _INTL_CACHE[left, right] = {}
+        padded = (" " if left else "") + word + (" " if right else "")
+        ruled = cache[word] = _intl_ruled(padded)
+    return ruled
+
+
+def tokenize_intl(text: str) -> list[str]:
+    """Tokenise like sacrebleu's ``intl`` (Unicode punctuation and symbols split off).
+
+    The rules act on each whitespace-separated word alone: whitespace is neither
+    punctuation nor a number, so no match of theirs spans or consumes a boundary
+    between words. Only whether a word has whitespace before and after it matters
+    (the text's first and last words may not), so the rules run once per distinct
+    word (all new words of a text in one pass) and each ruled word is reused.
+    """
+    words = text.split()
+    if not words:
+        return []
+    lead, trail = not text[0].isspace(), not text[-1].isspace()
+    if len(words) == 1:
+        return _intl_edge(words[0], not lead, not trail).split()
+    try:
+        ruled = list(map(_INTL_CACHE[True, True].__getitem__, words))
+    except KeyError:  # a word not seen yet: rule every new one, then look again
+        ruled = list(map(_intl_learn(words).__getitem__, words))
+    if lead:
+        ruled[0] = _intl_edge(words[0], False, True)
+    if trail:
+        ruled[-1] = _intl_edge(words[-1], True, False)
+    return " ".join(ruled).split()
 
 
 def tokenize_zh(text: str) -> list[str]:
