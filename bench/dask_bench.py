@@ -119,13 +119,16 @@ def compare(label: str, root: Path, systems: int, questions: int, client: Any) -
     """One size in process and on the cluster; prints both; True when the cluster wins."""
     folder = root / f"{systems}x{questions}"
     folder.mkdir()
+    made = time.perf_counter()
     gold, answers = make_gold(folder, questions)
     entries = make_systems(folder, answers, systems)
+    made = time.perf_counter() - made
     here, t_here = timed(gold, entries, None)
     there, t_there = timed(gold, entries, client)
     rows = systems * questions
     print(
-        f"{label} {systems} x {questions:,} ({rows:,} predictions): in process {t_here:.2f} s, "
+        f"{label} {systems} x {questions:,} ({rows:,} predictions, written in {made:.1f} s): "
+        f"in process {t_here:.2f} s, "
         f"cluster {t_there:.2f} s, ratio {t_here / t_there:.2f}x, identical {here == there}; "
         f"{_load()}",
         flush=True,
@@ -288,7 +291,10 @@ def main() -> int:
     except ImportError:
         print("dask is not installed: pip install 'assay[dask]'")
         return 1
-    print(f"{os.cpu_count()} cores; {_load()}", flush=True)
+    print(f"{os.cpu_count()} cores; {_load()}; blocks of {args.block_mb:g} MiB", flush=True)
+    print("eval steps: evaluate(profile='assay'), default options: scores and accounting per "
+          "system; no intervals and no paired tests (evaluate computes none; compare does)",
+          flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         if args.only in (None, "big"):

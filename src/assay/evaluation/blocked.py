@@ -59,7 +59,7 @@ def plan_parts(files: Sequence[str], block_bytes: int) -> list[list[FilePart]] |
     ]
 
 
-Scan = tuple[list[PredictionRow], Exception | None, Oddities]
+Scan = tuple[Iterable[PredictionRow], Exception | None, Oddities]
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,9 +75,9 @@ class _ReadTask:
         released = seen if get_profile(self.profile).reads_as_released else None
         with working_directory(self.cwd):
             if part.block is not None:
-                rows, error = blocks.read_block_rows(part.block, self.field, gold_ids, released)
-                return rows, error, seen
-            rows = []
+                cut, failed = blocks.read_block_rows(part.block, self.field, gold_ids, released)
+                return cut, failed, seen
+            rows: list[PredictionRow] = []
             try:
                 for row in iter_predictions(part.path, self.field, released=released):
                     rows.append(row if row.id in gold_ids else _bare(row))
