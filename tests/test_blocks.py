@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import pickle
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -124,3 +125,23 @@ def test_only_plain_jsonl_files_are_split(tmp_path: Path) -> None:
     assert not blocks.splittable(packed)
     assert not blocks.splittable(other)
     assert not blocks.splittable(tmp_path / "missing.jsonl")
+
+
+def test_block_rows_travel_compact_and_come_back_as_read(tmp_path: Path) -> None:
+    """After pickling, gold-id rows are whole; others keep id, line and a field, no text."""
+    path = tmp_path / "p.jsonl"
+    lines = [
+        '{"id": "x1", "answer": "long text not needed"}',
+        "",
+        '{"id": "a", "prediction": "kept", "status": "ok"}',
+        '{"id": "x2"}',
+    ]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    block = blocks.plan_blocks(str(path), path.stat().st_size)[0]
+    rows, error = blocks.read_block_rows(block, None, frozenset({"a"}), None)
+    back = list(pickle.loads(pickle.dumps(rows)))
+    assert error is None and len(rows) == 3
+    expected = [("x1", 1, ""), ("a", 3, "kept"), ("x2", 4, "")]
+    assert [(r.id, r.line, r.text) for r in back] == expected
+    assert back[1].status == "ok"
+    assert back[0].field == back[2].field == "answer"  # a field check sees some row with one
