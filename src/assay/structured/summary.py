@@ -82,9 +82,13 @@ class Tally:
         scorable = fact.status == "scorable"
         self.buckets[bucket] += 1
         self.split[(bucket, fact.status)] += 1
+        by_field = self.by_field
         for verdict in fact.verdicts:
             self.verdicts[verdict.verdict] += 1
-            self.by_field.setdefault(verdict.claim.field, Counter())[verdict.verdict] += 1
+            counts = by_field.get(verdict.claim.field)
+            if counts is None:  # a Counter made only for a field not seen before
+                counts = by_field[verdict.claim.field] = Counter()
+            counts[verdict.verdict] += 1
         self.required += len(fact.required)
         self.missing += len(fact.missing_required)
         self.scorable += scorable
