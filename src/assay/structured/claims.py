@@ -282,34 +282,37 @@ def _string_list(obj: Mapping[str, Any], key: str, where: _Where, default: list[
 
 def _parse_field(name: str, spec: Any, where: _Where) -> FieldReference:
     """One entry of ``fields``: a bare value or ``{value, rule, tolerance, aliases}``."""
-    label = f"fields.{name}"
     if not isinstance(spec, dict):
         return _bare_field(name, spec)
+    label = f"fields.{name}"
     if "value" not in spec:
         raise where.error(label, 'an object entry needs "value"; write {"value": ...}')
-    unknown = sorted(set(spec) - FIELD_SPEC_KEYS)
-    if unknown:
+    if not FIELD_SPEC_KEYS.issuperset(spec):
+        unknown = sorted(set(spec) - FIELD_SPEC_KEYS)
         raise where.error(
             f"{label}.{unknown[0]}", f"unknown key; allowed: {', '.join(sorted(FIELD_SPEC_KEYS))}"
         )
     value = spec["value"]
-    rule = spec.get("rule", default_rule(value))
+    rule = spec["rule"] if "rule" in spec else default_rule(value)
     if rule not in RULES:
         raise where.error(
             f"{label}.rule",
             f"unknown comparison rule {rule!r}; use one of: {', '.join(RULES)}",
         )
-    aliases = spec.get("aliases", [])
+    aliases = spec["aliases"] if "aliases" in spec else []
     if not isinstance(aliases, list):
         raise where.error(f"{label}.aliases", f"must be a list, got {aliases!r}")
-    tolerance = _tolerance(spec, rule, f"{label}.tolerance", where)
-    _check_value(rule, [value] if rule == "one_of" else [value, *aliases], label, where)
+    tolerance = _tolerance(spec, rule, label, where) if "tolerance" in spec else 0.0
+    if rule != "exact":  # exact compares any JSON value: nothing to check
+        _check_value(rule, [value] if rule == "one_of" else [value, *aliases], label, where)
     return FieldReference(name, value, rule, tuple(aliases), tolerance)
 
 
-def _tolerance(spec: Mapping[str, Any], rule: str, label: str, where: _Where) -> float:
+def _tolerance(spec: Mapping[str, Any], rule: str, field: str, where: _Where) -> float:
+    """The entry's tolerance (``field``: its label, ``fields.NAME``)."""
     if "tolerance" not in spec:
         return 0.0
+    label = f"{field}.tolerance"
     tolerance = spec["tolerance"]
     if rule != "number":
         raise where.error(label, f"only the number rule takes a tolerance (rule is {rule!r})")
