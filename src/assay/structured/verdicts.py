@@ -19,6 +19,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 from typing import Any, Protocol, runtime_checkable
 
 from assay.structured.claims import Claim, FieldReference, Reference, parse_iso_date
@@ -203,7 +204,7 @@ def _as_number(value: Any) -> tuple[int, int] | str:
         # a JSON number is a decimal literal: read the float as the shortest decimal it prints as
         if not math.isfinite(value):
             return "is not a finite number"
-        return Decimal(repr(value)).as_integer_ratio()
+        return _float_ratio(value)
     if not isinstance(value, str):
         return "is not a number"
     try:
@@ -215,6 +216,16 @@ def _as_number(value: Any) -> tuple[int, int] | str:
     if abs(decimal.adjusted()) > MAX_EXPONENT:
         return f"has an exponent beyond ±{MAX_EXPONENT}; too large to compare exactly"
     return decimal.as_integer_ratio()
+
+
+@lru_cache(maxsize=4096)
+def _float_ratio(value: float) -> tuple[int, int]:
+    """A finite float as the exact ratio of the shortest decimal it prints as.
+
+    Memoised: reference values and tolerances recur on every item (``-0.0`` and ``0.0``
+    share a key and both give ``(0, 1)``).
+    """
+    return Decimal(repr(value)).as_integer_ratio()
 
 
 def _short(value: Any) -> str:
