@@ -14,6 +14,8 @@ import sys
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import assay
 from _ngram_cases import make_pairs
@@ -105,3 +107,37 @@ def test_lone_surrogates_and_astral_characters() -> None:
         assert spec.batch_stats_fn is not None and spec.stats_fn is not None
         expected = [spec.stats_fn(p, t, settings) for p, t in zip(preds, targets, strict=True)]
         assert spec.batch_stats_fn(preds, targets, settings) == expected
+
+
+WORDS = st.sampled_from(["the", "cat", "sat", "on", "a", "mat", "The", "x", "", "?!"])
+TEXTS = st.lists(WORDS, max_size=12).map(" ".join)
+ITEMS = st.lists(st.tuples(TEXTS, st.lists(TEXTS, min_size=1, max_size=3)), min_size=1)
+
+
+def bleu_4_per_item(preds: list[str], targets: list[list[str]]) -> list[float]:
+    bound = assay.bind("bleu_4")
+    return [bound.score(p, t) for p, t in zip(preds, targets, strict=True)]
+
+
+def bleu_4_batch(preds: list[str], targets: list[list[str]]) -> list[float]:
+    spec = get_metric("bleu_4")
+    assert spec.batch_fn is not None
+    return spec.batch_fn(preds, targets, spec.bind().settings)
+
+
+@given(ITEMS, st.integers(1, 120))
+def test_bleu_4_batch_equals_per_item(items: list[tuple[str, list[str]]], copies: int) -> None:
+    # ``copies`` repeats the corpus past the size where the vectorised path starts
+    preds = [p for p, _ in items] * copies
+    targets = [t for _, t in items] * copies
+    assert bleu_4_batch(preds, targets) == bleu_4_per_item(preds, targets)
+
+
+def test_bleu_4_batch_on_the_shared_cases_and_at_overflow(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    expected = bleu_4_per_item(PREDS, TARGETS)
+    assert bleu_4_batch(PREDS, TARGETS) == expected
+    assert list(assay.score_corpus("bleu_4", PREDS, TARGETS).values) == expected
+    monkeypatch.setattr(_vector, "_LIMIT", 1 << 12)  # the vectorised keys overflow
+    assert bleu_4_batch(PREDS, TARGETS) == expected
