@@ -18,6 +18,7 @@ from assay.evaluation import assay_rules
 from assay.text.normalize import (
     drop_articles,
     normalize_xldocbench,
+    spaced_without_articles,
     xldocbench_token_set,
     xldocbench_tokens,
 )
@@ -28,7 +29,8 @@ PIECES = [
     "answer is", "can't", "won't", "cannot", "don't", "isn't", "n't", "can\u2019t",
     "not", "x", "b1", "_", "é", "日", "İ", "ß", "ﬁ", "²", " ", "  ", "\t", "\n",
     "\u00a0", "\u2028", "\x1c", ".", "-", "%", ",", ";", "'", '"', "(", ")", "!", "?",
-    "\u2019", "–", "5", "5.5", "-3", "the.", ".the", "a-b", "an%",
+    "\u2019", "–", "5", "5.5", "-3", "the.", ".the", "a-b", "an%", ". ", "x. ", ", ",
+    "a. ", "an.", "the. ", "..", ". .", "x.\n",
 ]  # fmt: skip
 TEXT = st.lists(st.sampled_from(PIECES), max_size=14).map("".join) | st.text(max_size=40)
 
@@ -96,6 +98,28 @@ def test_every_single_character_is_handled_like_the_regex() -> None:
             assert xldocbench_token_set(text) == set(released_normalize(text).split()), hex(code)
             assert assay_rules.normalise(text) == _plain_normalise(text), hex(code)
             assert assay_rules.words(text) == _plain_words(text), hex(code)
+
+
+def test_xldocbench_token_set_with_sentence_ends_by_hand() -> None:
+    """Every "." ends its token: "a." and "the." become "." (as the released pattern does)."""
+    assert xldocbench_token_set("The cat sat. On a. mat the.") == {"cat", "sat.", "on", ".", "mat"}
+    assert xldocbench_token_set("x. y.") == {"x.", "y."}
+
+
+SPACED = st.lists(st.sampled_from(["a", "an", "the", "x", "b1", "_", "é", " ", "  "]), max_size=16)
+
+
+@settings(max_examples=600)
+@given(SPACED.map("".join))
+def test_spaced_without_articles_equals_the_joined_tokens(text: str) -> None:
+    assert spaced_without_articles(text) == " ".join(drop_articles(text))
+
+
+def test_spaced_without_articles_by_hand() -> None:
+    assert spaced_without_articles("  the the cat  a an  sat the ") == "cat sat"
+    assert spaced_without_articles("a") == ""
+    assert spaced_without_articles("") == ""
+    assert spaced_without_articles("theory another a_b") == "theory another a_b"
 
 
 def test_drop_articles_by_hand() -> None:

@@ -31,7 +31,7 @@ from typing import Any
 from assay.evaluation.xldocbench import ANSWER_TYPES
 from assay.metrics.edit import similarity, similarity_bound
 from assay.numbers import Number, first_number, percent_readings, within_relative
-from assay.text.normalize import drop_articles
+from assay.text.normalize import drop_articles, spaced_without_articles
 
 RULE_TYPES = {
     "numeric_tolerance": "numeric",
@@ -92,7 +92,11 @@ _LOOSE_MARK = re.compile(r"[.\-](?:(?<!\w[.\-])|(?!\w))")
 _WORD = re.compile(r"\w+")
 # On ASCII text ``bytes.translate`` with these tables maps exactly the characters the
 # patterns match to a space, in one C pass (tables read off the patterns themselves).
-_NON_WORD_TO_SPACE = bytes(32 if _NON_WORD.match(chr(c)) else c for c in range(256))
+# ``_NON_WORD_TO_SPACE`` also maps every whitespace character to a space: the later passes
+# tell characters apart only as word characters or not, and tokens are split at both.
+_NON_WORD_TO_SPACE = bytes(
+    32 if _NON_WORD.match(chr(c)) or chr(c).isspace() else c for c in range(256)
+)
 _NOT_W_TO_SPACE = bytes(32 if c < 128 and not _WORD.match(chr(c)) else c for c in range(256))
 _EXPLICIT_CHOICE = re.compile(
     r"\(([A-Ha-h])\)|\b(?:option|choice|answer(?:\s+is)?)\s*[:\-]?\s*\(?([A-Ha-h])\b(?![\w'])"
@@ -146,13 +150,32 @@ def normalise(text: str) -> str:
     for prefix in _PREFIXES:
         if text.startswith(prefix):
             text = text[len(prefix) :].strip()
-    if text.isascii():
-        text = text.encode("ascii").translate(_NON_WORD_TO_SPACE).decode("ascii")
-    else:
+    if not text.isascii():
         text = _NON_WORD.sub(" ", text)
+        if "." in text or "-" in text:
+            text = _LOOSE_MARK.sub(" ", text)
+        return " ".join(drop_articles(text))
+    text = text.encode("ascii").translate(_NON_WORD_TO_SPACE).decode("ascii")
+    if "." in text or "-" in text:
+        text = _loose_marks_to_spaces(text)
+    if "." in text or "-" in text or "%" in text:
+        return " ".join(drop_articles(text))
+    return spaced_without_articles(text)
+
+
+def _loose_marks_to_spaces(text: str) -> str:
+    """``_LOOSE_MARK.sub(" ", text)``; a ``.`` before a space or at the end first, by replace.
+
+    Such a ``.`` is loose whatever precedes it, and a space in its place leaves every
+    other mark's neighbours as word characters or not, as they were.
+    """
+    if ". " in text:
+        text = text.replace(". ", "  ")
+    if text.endswith("."):
+        text = text[:-1] + " "
     if "." in text or "-" in text:
         text = _LOOSE_MARK.sub(" ", text)
-    return " ".join(drop_articles(text))
+    return text
 
 
 def abstains(text: str) -> bool:
