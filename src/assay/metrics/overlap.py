@@ -21,10 +21,10 @@ two are never confused.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 
 from assay.metrics.base import MetricSpec, Settings
+from assay.metrics.ngrams import clipped_matches, count
 
 
 def harmonic_f1(common: int, n_pred: int, n_target: int) -> float:
@@ -40,8 +40,20 @@ def multiset_f1(pred_tokens: Sequence[str], target_tokens: Sequence[str]) -> flo
     """Multiset token F1; both empty → 1.0, one empty → 0.0."""
     if not pred_tokens or not target_tokens:
         return 1.0 if not pred_tokens and not target_tokens else 0.0
-    common = sum((Counter(pred_tokens) & Counter(target_tokens)).values())
-    return harmonic_f1(common, len(pred_tokens), len(target_tokens))
+    return harmonic_f1(multiset_overlap(pred_tokens, target_tokens), len(pred_tokens),
+                       len(target_tokens))  # fmt: skip
+
+
+def multiset_overlap(pred_tokens: Sequence[str], target_tokens: Sequence[str]) -> int:
+    """``|Counter(pred) ∩ Counter(target)|``: the sum of the per-token minimum counts.
+
+    When no prediction token repeats, each shared token contributes exactly one, so the
+    overlap is the size of a set intersection (no counting needed).
+    """
+    distinct = set(pred_tokens)
+    if len(distinct) == len(pred_tokens):
+        return len(distinct.intersection(target_tokens))
+    return clipped_matches(count(pred_tokens), count(target_tokens))
 
 
 def set_f1(pred_tokens: Sequence[str], target_tokens: Sequence[str]) -> float:
@@ -58,6 +70,21 @@ def _f1(prediction: str, target: str, s: Settings) -> float:
     return multiset_f1(s.tokenize(s.normalize(prediction)), s.tokenize(s.normalize(target)))
 
 
+def _f1_batch(
+    predictions: Sequence[str], targets_list: Sequence[Sequence[str]], s: Settings
+) -> list[float]:
+    """:func:`_f1` for a corpus, the max over targets, each prediction tokenised once."""
+    tokenize, normalize = s.tokenize, s.normalize
+    out: list[float] = []
+    for prediction, targets in zip(predictions, targets_list, strict=True):
+        pred = tokenize(normalize(prediction))
+        if len(targets) == 1:
+            out.append(float(multiset_f1(pred, tokenize(normalize(targets[0])))))
+        else:
+            out.append(float(max(multiset_f1(pred, tokenize(normalize(t))) for t in targets)))
+    return out
+
+
 def _set_f1(prediction: str, target: str, s: Settings) -> float:
     return set_f1(s.tokenize(s.normalize(prediction)), s.tokenize(s.normalize(target)))
 
@@ -71,6 +98,7 @@ METRICS = (
         family="qa",
         tokenizer="word",
         normalizer="none",
+        batch_fn=_f1_batch,
         edge_cases={
             "empty prediction": "0 (1 if the target has no tokens either)",
             "empty target": "0 (1 if the prediction has no tokens either)",

@@ -1,0 +1,49 @@
+"""Token F1's counting shortcut and corpus path give exactly the per-item numbers.
+
+``multiset_overlap`` is checked against ``collections.Counter``'s multiset
+intersection (the SQuAD script's arithmetic); the corpus path (``batch_fn``, each
+prediction tokenised once) against :meth:`BoundMetric.score` item by item.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+import assay
+from _ngram_cases import make_pairs
+from assay.metrics.overlap import multiset_overlap
+from assay.metrics.registry import get_metric
+
+TOKENS = st.lists(st.sampled_from(["the", "cat", "a", "mat", "The", "é", ""]), max_size=12)
+WORDS = st.sampled_from(["the", "cat", "sat", "a", "A", "mat", "?!", "", "don't"])
+TEXTS = st.lists(WORDS, max_size=10).map(" ".join)
+ITEMS = st.lists(st.tuples(TEXTS, st.lists(TEXTS, min_size=1, max_size=3)), min_size=1)
+
+
+@given(TOKENS, TOKENS)
+def test_multiset_overlap_equals_counter_intersection(pred: list[str], gold: list[str]) -> None:
+    assert multiset_overlap(pred, gold) == sum((Counter(pred) & Counter(gold)).values())
+
+
+def per_item(preds: list[str], targets: list[list[str]], **options: object) -> list[float]:
+    bound = assay.bind("f1", **options)
+    return [bound.score(p, t) for p, t in zip(preds, targets, strict=True)]
+
+
+@given(ITEMS)
+def test_f1_corpus_path_equals_per_item(items: list[tuple[str, list[str]]]) -> None:
+    preds, targets = [p for p, _ in items], [t for _, t in items]
+    spec = get_metric("f1")
+    assert spec.batch_fn is not None
+    assert spec.batch_fn(preds, targets, spec.bind().settings) == per_item(preds, targets)
+
+
+def test_f1_score_corpus_on_the_shared_cases() -> None:
+    pairs = make_pairs(1500, seed=11)
+    preds, targets = [p for p, _ in pairs], [list(t) for _, t in pairs]
+    for options in ({}, {"tokenizer": "whitespace", "normalizer": "squad"}):
+        result = assay.score_corpus("f1", preds, targets, **options)
+        assert list(result.values) == per_item(preds, targets, **options)
