@@ -7,14 +7,18 @@ tests/vectors/edit/anls_star.jsonl and in the tuple cases below.
 
 from __future__ import annotations
 
+import json
 import random
 import warnings
 from typing import Any
 
 import pytest
 from anls_star import anls_score
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 import assay
+from assay.metrics import anls_star as anls_star_module
 from assay.metrics.anls_star import anls_star
 
 WORDS = ["hello", "world", "hello!", "this", "is", "a", "test", "be", "Paris", "paris ", "",
@@ -93,3 +97,32 @@ def test_registered_metric_reads_json_and_takes_targets_as_alternatives() -> Non
     assert assay.score("anls_star", '{"a": "b", "c": "e"}', ['{"a": "b", "c": "d"}']) == 0.5
     assert assay.score("ANLS*", "Peer David", ["David Peer", "Peer David"]) == 1.0
     assert assay.signature("anls_star") == "anls_star|tok:none|norm:none|multi:native|v:0.1.0"
+
+
+def _parse_by_json(text: str) -> object:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+JSONISH = st.text(alphabet=st.sampled_from(list(' \t\n\r\x0b\u00a0"{}[],:-+.eE019ntrufalsNIaiy')))
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner),
+    max_leaves=6,
+).map(json.dumps)  # NaN, Infinity and -Infinity included
+SPACES = st.sampled_from(["", " ", "\n\t", "\r ", "\u00a0"])
+JSON_TEXTS = st.tuples(SPACES, JSON_VALUES).map("".join)
+
+
+@given(JSON_TEXTS | JSONISH | st.text(max_size=12))
+@example("Infinity")
+@example("\n NaN")
+@example("-Infinity")
+@example(' "x"')
+def test_parse_shortcut_equals_json_loads_or_the_text(text: str) -> None:
+    # the shortcut skips json.loads only where it would fail; NaN is compared as text
+    assert repr(anls_star_module.parse(text)) == repr(_parse_by_json(text))

@@ -207,8 +207,23 @@ def _check(obj: Any, side: str, allow_tuple: bool) -> None:
         raise InvalidInputError(f"anls_star: unsupported {type(obj).__name__} in the {side}.")
 
 
+# Every JSON value ``json.loads`` accepts starts, after JSON whitespace, with one of
+# these (a string, object, array, literal, number, NaN, Infinity or -Infinity).
+_JSON_STARTS = frozenset('"{[ntfNI-0123456789')
+_JSON_SPACE = " \t\n\r"
+
+
 def parse(text: str) -> Any:
-    """A text as ANLS* reads it: JSON when it parses, else the text itself."""
+    """A text as ANLS* reads it: JSON when it parses, else the text itself.
+
+    A text whose first character after JSON whitespace cannot start a JSON value is
+    returned at once (``json.loads`` would fail on it; raising costs more than scoring).
+    """
+    first = text[:1]
+    if first in _JSON_SPACE:  # also the empty text
+        first = text.lstrip(_JSON_SPACE)[:1]
+    if first not in _JSON_STARTS:
+        return text
     try:
         return json.loads(text)
     except ValueError:
