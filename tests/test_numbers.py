@@ -1,6 +1,9 @@
+import importlib
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from assay.numbers import extract_numbers, first_number, percent_readings, within_relative
 
@@ -60,3 +63,36 @@ def test_within_relative() -> None:
     assert within_relative(105.0, 100.0, 0.05)  # |5|/100 = 0.05, inclusive
     assert not within_relative(105.1, 100.0, 0.05)
     assert within_relative(1e-7, 0.0, 0.05) and not within_relative(1e-5, 0.0, 0.05)
+
+
+NUMBER_PIECES = [
+    "1", "25", "3.5", ".5", "1,250", "63,1", "1 250", "2e3", "x", "Q", " ", "-", "\u2212",
+    "+", ".", ",", "/", "^", "%", " percent", "\u00d710^2", "\u00b3", "a", "\u0663", "_",
+]  # fmt: skip
+
+
+@settings(max_examples=800)
+@given(st.lists(st.sampled_from(NUMBER_PIECES), max_size=10).map("".join) | st.text(max_size=30))
+def test_first_number_equals_the_first_match_of_the_whole_text(text: str) -> None:
+    """The search from just before the first digit finds what a whole-text search finds."""
+    numbers = importlib.import_module("assay.numbers")
+    match = numbers._NUMBER.search(text)
+    found = first_number(text)
+    if match is None:
+        assert found is None
+    else:
+        assert found is not None
+        assert (found.start, found.text, found.percent) == (
+            match.start(), match.group(0).strip(), bool(match["pct"]),
+        )  # fmt: skip
+        assert found.value == numbers._value(match) or math.isnan(found.value)
+
+
+def test_first_number_after_words_and_a_signed_decimal() -> None:
+    found = first_number("filler words, then -.5% and 7")
+    assert found is not None and (found.value, found.percent, found.start) == (-0.5, True, 19)
+    spaced = first_number("words - .5")
+    assert spaced is not None and (spaced.value, spaced.start) == (-0.5, 6)
+    assert first_number("no digits here at all") is None
+    q3 = first_number("Q3 then 4")
+    assert q3 is not None and (q3.value, q3.start) == (4.0, 8)

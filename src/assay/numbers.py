@@ -61,6 +61,8 @@ _NUMBER = re.compile(
     re.VERBOSE | re.IGNORECASE,
 )
 
+_DIGIT = re.compile(r"\d")
+
 
 @dataclass(frozen=True, slots=True)
 class Number:
@@ -151,8 +153,16 @@ def extract_numbers(text: str) -> list[Number]:
 
 
 def first_number(text: str) -> Number | None:
-    """The first number in ``text``, or ``None``."""
-    match = _NUMBER.search(text)
+    """The first number in ``text``, or ``None``.
+
+    Every number holds a digit, and at most a sign, a space and a ``.`` come before its
+    first one: the search starts three characters before the text's first digit (the
+    pattern's lookbehind still sees the characters before that).
+    """
+    digit = _DIGIT.search(text)
+    if digit is None:
+        return None
+    match = _NUMBER.search(text, max(0, digit.start() - 3))
     if match is None:
         return None
     return Number(_value(match), bool(match["pct"]), match.group(0).strip(), match.start())
