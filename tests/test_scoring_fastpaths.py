@@ -90,6 +90,24 @@ def test_words_equals_the_plain_regex_passes(text: str) -> None:
     assert assay_rules.words(text) == _plain_words(text)
 
 
+def _plain_normalise_prefix(raw: str) -> str:
+    """The leading answer prefixes off, each checked on the text casefolded anew."""
+    text = raw.strip()
+    for prefix in ("final answer:", "the answer is", "answer:", "answer is"):
+        if text.casefold().startswith(prefix):
+            text = text[len(prefix) :].strip()
+    return text
+
+
+@settings(max_examples=600)
+@given(TEXT)
+def test_normalise_prefix_equals_the_plain_loop(text: str) -> None:
+    assert assay_rules.normalise_prefix(text) == _plain_normalise_prefix(text)
+    assert assay_rules.normalise_prefix(f"Final Answer: {text}") == _plain_normalise_prefix(
+        f"Final Answer: {text}"
+    )
+
+
 def test_every_single_character_is_handled_like_the_regex() -> None:
     """Each code point alone and between words: the ASCII tables and the token rules."""
     for code in [*range(0x250), 0x2028, 0x3000, 0xFEFF, 0x0307]:

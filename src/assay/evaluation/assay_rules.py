@@ -147,9 +147,10 @@ def words(text: str) -> str:
 def normalise(text: str) -> str:
     """Entity normalisation: casefold, answer prefixes off, punctuation → space, no articles."""
     text = unicodedata.normalize("NFKC", text).strip().casefold()
-    for prefix in _PREFIXES:
-        if text.startswith(prefix):
-            text = text[len(prefix) :].strip()
+    if text.startswith(_PREFIXES):  # one check for the usual text without a prefix
+        for prefix in _PREFIXES:
+            if text.startswith(prefix):
+                text = text[len(prefix) :].strip()
     if not text.isascii():
         text = _NON_WORD.sub(" ", text)
         if "." in text or "-" in text:
@@ -262,9 +263,11 @@ def _number(raw: str) -> Number | None:
 def normalise_prefix(raw: str) -> str:
     """The raw text without a leading answer prefix (case-insensitive)."""
     text = raw.strip()
+    folded = text.casefold()  # folded again only when a prefix came off
     for prefix in _PREFIXES:
-        if text.casefold().startswith(prefix):
+        if folded.startswith(prefix):
             text = text[len(prefix) :].strip()
+            folded = text.casefold()
     return text
 
 

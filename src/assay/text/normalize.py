@@ -108,9 +108,10 @@ def spaced_without_articles(text: str) -> str:
 def _xl_kept(text: str) -> str:
     """The ``xldocbench`` normalisation before articles: strip, lower, prefixes, deletions."""
     text = text.strip().lower()
-    for prefix in _XL_PREFIXES:
-        if text.startswith(prefix):
-            text = text[len(prefix) :].strip()
+    if text.startswith(_XL_PREFIXES):  # one check for the usual text without a prefix
+        for prefix in _XL_PREFIXES:
+            if text.startswith(prefix):
+                text = text[len(prefix) :].strip()
     if text.isascii():
         return text.encode("ascii").translate(None, _XL_DELETED_ASCII).decode("ascii")
     return _NOT_XL_KEPT.sub("", text)
