@@ -40,10 +40,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rapidfuzz.distance import Levenshtein
-
 from assay.errors import InvalidInputError, InvalidOptionError
 from assay.metrics.base import MetricSpec, Settings
+from assay.metrics.edit import thresholded_similarity
 
 THRESHOLD = 0.5
 
@@ -80,9 +79,7 @@ def size(obj: Any) -> int:
 def _leaf(gt: Any, pred: Any) -> float:
     a = " ".join(str(gt).strip().lower().split())
     b = " ".join(str(pred).strip().lower().split())
-    longest = max(len(a), len(b))
-    value = 1.0 - (Levenshtein.distance(a, b) / longest if longest else 0.0)
-    return 0.0 if value < THRESHOLD else value
+    return thresholded_similarity(a, b, THRESHOLD)
 
 
 def compare(gt: Any, pred: Any) -> Result:

@@ -43,24 +43,67 @@ def similarity_bound(a: str, b: str) -> float:
     return 1.0 - abs(len(a) - len(b)) / longest
 
 
+def kept_distance(length: int, threshold: float) -> int:
+    """The largest distance ``d`` with ``1.0 − d / length ≥ threshold`` (both > 0).
+
+    ``d / length`` only grows with ``d`` (in floating point too), so the distances whose
+    similarity is kept are exactly ``0 … kept_distance``; the integer guess is corrected
+    by evaluating the very expression the metrics test.
+    """
+    d = int(length * (1.0 - threshold))
+    while d > 0 and not 1.0 - d / length >= threshold:
+        d -= 1
+    while 1.0 - (d + 1) / length >= threshold:
+        d += 1
+    return d
+
+
+def distance_if_kept(a: str, b: str, length: int, threshold: float) -> int | None:
+    """``lev(a, b)`` when ``1 − lev / length ≥ threshold``, else ``None`` (``length`` > 0).
+
+    With a threshold above 0 the distance is computed only as far as the threshold needs
+    (rapidfuzz's ``score_cutoff`` bounds its work), the same integer when it is kept.
+    """
+    if threshold <= 0:
+        return Levenshtein.distance(a, b)
+    cutoff = kept_distance(length, threshold)
+    distance = Levenshtein.distance(a, b, score_cutoff=cutoff)
+    return distance if distance <= cutoff else None
+
+
+def thresholded_similarity(a: str, b: str, threshold: float) -> float:
+    """:func:`similarity` when it is ``≥ threshold``, else 0 (the distance cut off early)."""
+    longest = max(len(a), len(b))
+    if longest == 0:
+        return 1.0
+    distance = distance_if_kept(a, b, longest, threshold)
+    if distance is None:
+        return 0.0
+    value = 1.0 - distance / longest
+    return value if value >= threshold else 0.0
+
+
 def _edit_similarity(prediction: str, target: str, s: Settings) -> float:
     return similarity(s.normalize(prediction), s.normalize(target))
 
 
 def _anls(prediction: str, target: str, s: Settings) -> float:
-    value = similarity(s.normalize(prediction), s.normalize(target))
-    return value if value >= s.params["threshold"] else 0.0
+    return thresholded_similarity(s.normalize(prediction), s.normalize(target),
+                                  s.params["threshold"])  # fmt: skip
 
 
 def _anls_docvqa(prediction: str, target: str, s: Settings) -> float:
     length = max(len(target.upper()), len(prediction.upper()))
     if length == 0:
         return 1.0
-    distance = Levenshtein.distance(
-        normalize_lower_space(target), normalize_lower_space(prediction)
+    threshold = s.params["threshold"]
+    distance = distance_if_kept(
+        normalize_lower_space(target), normalize_lower_space(prediction), length, threshold
     )
+    if distance is None:
+        return 0.0
     value = max(0.0, 1.0 - distance / length)
-    return value if value >= s.params["threshold"] else 0.0
+    return value if value >= threshold else 0.0
 
 
 _THRESHOLD = Param("threshold", 0.5, "thr", check_probability, "similarity below this → 0")
