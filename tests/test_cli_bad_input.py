@@ -46,7 +46,7 @@ FILES: dict[str, str | bytes] = {
     "crlf_gold.jsonl": GOLD.replace("\n", "\r\n").encode("utf-8"),
     "array.jsonl": json.dumps([{"question_id": "q1", "prediction": "Paris"}]) + "\n",
     "array_pred.json": json.dumps([{"question_id": "q1", "prediction": "Paris"}]),
-    "jsonl_as.json": PRED,
+    "jsonl_as.json": PRED.replace('"42"}', '"42"'),  # JSON Lines under .json, line 2 cut
     "pretty.jsonl": json.dumps({"question_id": "q1", "answer": "x"}, indent=2) + "\n",
     "string_line.jsonl": '"hello"\n',
     "number_line.jsonl": "42\n",
@@ -170,7 +170,7 @@ ERRORS: list[tuple[str, list[str], int, tuple[str, ...]]] = [
     ("pred-null-line", ["eval", "--gold-files", E, "--predictions", "{d}/null_line.jsonl"], 3,
      ("null_line.jsonl:1", "got null")),
     ("pred-jsonl-as-json", ["eval", "--gold-files", E, "--predictions", "{d}/jsonl_as.json"],
-     3, ("jsonl_as.json:2", "invalid JSON")),
+     3, ("jsonl_as.json:2", "invalid JSON", "fix or remove the line")),
     ("pred-empty-json", ["eval", "--gold-files", E, "--predictions", "{d}/empty.json"], 3,
      ("empty.json", "empty")),
     ("pred-noid", ["eval", "--gold-files", E, "--predictions", "{d}/noid_pred.jsonl"], 3,

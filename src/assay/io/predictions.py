@@ -1,14 +1,16 @@
 """Prediction files of one system, streamed into :class:`PredictionRow` records.
 
 The format is chosen by suffix (under any compression suffix: ``.jsonl.gz``, ...;
-the compression itself is recognised from the content). ``.jsonl`` and ``-``
-(standard input): one object per line (blank lines skipped; bad JSON or a
-non-object line is an error naming file and line). ``.csv`` / ``.tsv``: a header
-row naming the columns, one prediction per row, the columns mapped with the same id
-and prediction names as JSON fields (see :mod:`assay.io.tabular`). Any other
-suffix is one JSON document: a list of objects; an object with an ``items`` object
-(keys are ids); or any other object, a mapping from id to row, where a non-object
-value is the prediction itself.
+the compression itself is recognised from the content), or by content for ``-``
+(standard input) and a name without a known suffix (see
+:func:`assay.io.sources.input_kind`). ``.jsonl``: one object per line (blank lines
+skipped; bad JSON or a non-object line is an error naming file and line). ``.csv`` /
+``.tsv``: a header row naming the columns, one prediction per row, the columns
+mapped with the same id and prediction names as JSON fields (see
+:mod:`assay.io.tabular`). ``.json`` and other JSON text: JSON Lines when the whole
+text says so (:func:`looks_like_jsonl`), else one JSON document: a list of objects;
+an object with an ``items`` object (keys are ids); or any other object, a mapping
+from id to row, where a non-object value is the prediction itself.
 
 Prediction text: an explicit field, else the first key *present* of
 :data:`PREDICTION_FIELDS` (present-but-null gives ""); an ``answer`` object gives
@@ -281,10 +283,11 @@ def iter_predictions(
     if released is not None and kind == "json" and base_name(source).endswith(".jsonl"):
         released.note(path, None, SUFFIX, 0)
         kind = "jsonl"
-    if source == "-" and kind in ("json", "jsonl"):
+    name = base_name(source)
+    if kind in ("json", "jsonl") and not name.endswith(".jsonl") and not (
+        released is not None and name.endswith(".json")  # released: json.load of a .json
+    ):
         rows = _sniffed(source, path, field, released)  # JSON or JSONL: the whole text says
-    elif kind == "json" and not base_name(source).endswith(".json"):
-        rows = _sniffed(source, path, field, released)
     elif kind != "json":
         rows = (
             _from_row(row, field, path, line, None, released)

@@ -15,6 +15,8 @@ import gzip
 import io
 import json
 import lzma
+import os
+import stat
 import sys
 import zlib
 from pathlib import Path
@@ -48,16 +50,20 @@ def base_name(path: str | Path) -> str:
 
 
 TABLE_DELIMITERS = {".csv": ",", ".tsv": "\t"}
+KNOWN_SUFFIXES = (".jsonl", ".json", *TABLE_DELIMITERS)
 
 
 def input_kind(path: str | Path) -> str:
-    """How an input is read, from its name without a compression suffix.
+    """How an input is read: from its name without a compression suffix, else its content.
 
-    ``jsonl`` for ``.jsonl``, ``csv`` or ``tsv`` for those suffixes, ``json`` (one
-    JSON document) for anything else. ``parquet`` for ``.parquet`` / ``.pq`` and for
-    any file whose content is Parquet (``PAR1`` at both ends; see
-    :mod:`assay.io.parquet`), whatever its name. ``-`` (standard input) has no name:
-    its kind comes from its first (decompressed) bytes, see :func:`content_kind`.
+    ``jsonl`` for ``.jsonl``, ``csv`` or ``tsv`` for those suffixes, ``json`` for
+    ``.json`` (JSON text: the readers decide from the text whether it is one document
+    or JSON Lines). ``parquet`` for ``.parquet`` / ``.pq`` and for any file whose
+    content is Parquet (``PAR1`` at both ends; see :mod:`assay.io.parquet`), whatever
+    its name. A regular file whose name has none of these suffixes, and ``-``
+    (standard input), are known by their first (decompressed) bytes, see
+    :func:`content_kind`. A pipe (``<(cat gold)``) is never peeked at here, since its
+    bytes could not be read again: it is ``json``.
     """
     if str(path) == STDIN:
         return _stdin()[1]
@@ -66,21 +72,31 @@ def input_kind(path: str | Path) -> str:
     name = base_name(path)
     if name.endswith(SUFFIXES) or has_parquet_magic(path):
         return "parquet"
-    for suffix in (".jsonl", *TABLE_DELIMITERS):
+    for suffix in KNOWN_SUFFIXES:
         if name.endswith(suffix):
             return suffix[1:]
-    return "json"
+    if not _is_regular(path):
+        return "json"
+    with open_source(path) as handle:
+        return content_kind(cast(Any, handle).peek(PEEK_BYTES)[:PEEK_BYTES])
+
+
+def _is_regular(path: str | Path) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):  # missing, or a bad name: the reader gives its one line
+        return False
 
 
 def content_kind(head: bytes) -> str:
     """The kind of an unnamed input from its first bytes (at most one peek's worth).
 
     ``parquet`` for the ``PAR1`` magic; ``json`` for a document opening with ``[`` or
-    an object spread over lines (or alone on its only line: the prediction reader
-    decides from the whole text whether that is JSONL, and the gold and pairs readers
-    read it as JSONL all the same); ``jsonl`` for a first line
-    holding a whole JSON object; else ``tsv`` for a first line with a tab, ``csv`` for
-    one with a comma, and ``jsonl`` otherwise (its reader names the bad line).
+    an object spread over lines (or alone on its only line: the readers decide from
+    the text whether that is JSON Lines, see :mod:`assay.io.jsonrecords`); ``jsonl``
+    for a first line holding a whole JSON object; else ``tsv`` for a first line with a
+    tab, ``csv`` for one with a comma, and ``jsonl`` otherwise (its reader names the
+    bad line).
     """
     if head.startswith(b"PAR1"):
         return "parquet"

@@ -3,7 +3,8 @@
 The first row names the columns; each later row becomes a ``{column: text}`` record,
 with an empty cell left out (so it reads like an absent field, not ``""``). The
 delimiter comes from the suffix (``.csv``: comma, ``.tsv``: tab, also under a
-compression suffix such as ``.csv.gz``); quoting is RFC 4180 (``"a, b"``, ``""`` for
+compression suffix such as ``.csv.gz``), or for a name without one (and ``-``) from
+the first line (a tab, else a comma); quoting is RFC 4180 (``"a, b"``, ``""`` for
 a quote). Records carry the line their row starts on, so every message names file,
 line and column like the JSONL reader's.
 """
@@ -18,17 +19,16 @@ from typing import Any
 
 from assay.errors import InputFileError
 from assay.io.jsonl import iter_jsonl
+from assay.io.jsonrecords import iter_json_records
 from assay.io.oddities import Oddities
-from assay.io.sources import TABLE_DELIMITERS, base_name, display_name, input_kind, open_source
+from assay.io.sources import base_name, display_name, input_kind, open_source
 
 csv.field_size_limit(1 << 30)  # long model answers: the default 128 KiB limit would refuse them
 
 
 def _delimiter(path: str | Path) -> str:
-    if str(path) == "-":  # standard input: the delimiter its first line holds
-        return "\t" if input_kind(path) == "tsv" else ","
-    name = base_name(path)
-    return next((d for suffix, d in TABLE_DELIMITERS.items() if name.endswith(suffix)), ",")
+    """The suffix's delimiter; without one (``-``, no suffix), the one the first line holds."""
+    return "\t" if input_kind(path) == "tsv" else ","
 
 
 def _header(reader: Iterator[list[str]], path: str) -> list[str]:
@@ -90,10 +90,14 @@ def _record(names: list[str], cells: list[str], path: str, line: int) -> dict[st
 def iter_records(
     path: str | Path, *, released: Oddities | None = None
 ) -> Iterator[tuple[int, dict[str, Any]]]:
-    """``(line, record)`` of a JSONL file, a CSV/TSV file (by suffix) or a Parquet file.
+    """``(line, record)`` of a JSONL, JSON array, CSV/TSV or Parquet file.
 
-    Parquet (by suffix or content, :func:`assay.io.parquet.iter_parquet`) gives the row
-    number, counting from 1, in place of the line.
+    The form comes from the suffix, or from the content when the name has no known
+    suffix (see :func:`assay.io.sources.input_kind`). ``.jsonl`` is JSON Lines; ``.json``
+    and JSON text under any other name is a JSON array of objects or JSON Lines, as
+    its first byte says (:func:`assay.io.jsonrecords.iter_json_records`). Parquet
+    (:func:`assay.io.parquet.iter_parquet`) gives the row number, counting from 1, in
+    place of the line.
 
     Raises:
         InputFileError: as :func:`assay.io.jsonl.iter_jsonl`, :func:`iter_table` or
@@ -107,5 +111,7 @@ def iter_records(
         yield from iter_parquet(path)
     elif kind in ("csv", "tsv"):
         yield from iter_table(path)
-    else:
+    elif kind == "jsonl" and base_name(path).endswith(".jsonl"):
         yield from iter_jsonl(path, released=released)
+    else:
+        yield from iter_json_records(path, released=released)
