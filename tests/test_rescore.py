@@ -283,8 +283,8 @@ def test_bad_lm_eval_lines_name_file_line_and_field(harness_logs: dict[str, Path
     bad.write_text(json.dumps(choice) + "\n", encoding="utf-8")
     message = _invoke_error(str(bad), "-m", "f1")
     assert message.startswith(f"error: {bad}:1: field 'filtered_resps': holds one log-likelihood")
-    assert _invoke_error("-", "-m", "f1") == (
-        "error: -: harness logs are read from files or folders; save the log to a file first"
+    assert _invoke_error("-", "-", "-m", "f1") == (
+        "error: <stdin>: - (standard input) is given twice; give it once"
     )
     message = _invoke_error(str(harness_logs["samples"]), "-m", "f1", "--filter", "strict")
     assert "no samples under filter 'strict'" in message and "'whole', 'first-word'" in message

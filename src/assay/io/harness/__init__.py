@@ -6,10 +6,17 @@ content: an inspect_ai ``.eval`` archive (zip), an inspect_ai ``.json`` log
 samples files are read) or an lm-eval samples file (lines with ``doc_id`` and
 ``filtered_resps``). A folder is searched (recursively, in sorted order) for
 ``samples_*.jsonl``, ``*.eval`` and inspect_ai ``*.json`` logs.
+
+``-`` reads one log from standard input, held in memory (a ``.eval`` archive is a
+zip, read by seeking) and recognised by its content the same way. An lm-eval
+samples file read there has no name to take the task from (the task is
+``unknown``) and no results file beside it; an lm-eval results file there is
+refused, as its samples files are found beside it.
 """
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -18,9 +25,11 @@ from assay.io.harness import inspect_log, lm_eval
 from assay.io.harness.common import parse_json
 from assay.io.harness.records import INSPECT_AI, LM_EVAL, HarnessLog, HarnessSample
 from assay.io.harness.zipped import is_zip
-from assay.io.sources import open_source
+from assay.io.sources import STDIN, display_name, open_source
 
 __all__ = ["INSPECT_AI", "LM_EVAL", "HarnessLog", "HarnessSample", "read_harness_logs"]
+
+STDIN_NAME = display_name(STDIN)
 
 
 def read_harness_logs(
@@ -32,7 +41,7 @@ def read_harness_logs(
     """Every task log in the files and folders given, in the order given.
 
     Args:
-        paths: log files or folders.
+        paths: log files or folders; ``-`` is standard input.
         filter_name: lm-eval only: the filter whose responses are scored (default:
             every filter, each a separate log).
         prediction_from: inspect_ai only: ``completion`` (``output.completion``),
@@ -44,14 +53,14 @@ def read_harness_logs(
         InvalidOptionError: a bad ``prediction_from``.
     """
     check_prediction_from(prediction_from)
+    given = [Path(path) for path in paths]
+    if sum(str(path) == STDIN for path in given) > 1:
+        raise InputFileError(STDIN_NAME, "- (standard input) is given twice; give it once")
     logs: list[HarnessLog] = []
-    for path in paths:
-        path = Path(path)
-        if str(path) == "-":
-            raise InputFileError(
-                path, "harness logs are read from files or folders; save the log to a file first"
-            )
-        if path.is_dir():
+    for path in given:
+        if str(path) == STDIN:
+            logs += _read_stdin(filter_name, prediction_from)
+        elif path.is_dir():
             logs += _read_folder(path, filter_name, prediction_from)
         else:
             logs += _read_file(path, filter_name, prediction_from)
@@ -85,30 +94,54 @@ def _read_folder(folder: Path, filter_name: str | None, prediction_from: str) ->
     return logs
 
 
+NOT_A_LOG = (
+    "not a harness log: expected an inspect_ai .eval or .json log, or an lm-eval "
+    "results_*.json or samples_*.jsonl file"
+)
+
+
 def _read_file(path: Path, filter_name: str | None, prediction_from: str) -> list[HarnessLog]:
     if is_zip(_head(path)):
         return [inspect_log.read_eval_log(path, prediction_from)]
     data = _read_bytes(path)
-    if lm_eval.SAMPLES_NAME.match(path.name) or _first_line_is_sample(data, path):
+    if lm_eval.SAMPLES_NAME.match(path.name) or _first_line_is_sample(data, str(path)):
         return lm_eval.read_samples_file(path, filter_name=filter_name)
     document = parse_json(data, str(path))
     if inspect_log.is_log(document):
         return [inspect_log.read_json_log(path, document, prediction_from)]
     if lm_eval.is_results(document):
         return lm_eval.read_results_file(path, document, filter_name=filter_name)
-    raise InputFileError(
-        path,
-        "not a harness log: expected an inspect_ai .eval or .json log, or an lm-eval "
-        "results_*.json or samples_*.jsonl file",
-    )
+    raise InputFileError(path, NOT_A_LOG)
 
 
-def _first_line_is_sample(data: bytes, path: Path) -> bool:
+def _read_stdin(filter_name: str | None, prediction_from: str) -> list[HarnessLog]:
+    """The log on standard input, held in memory (a ``.eval`` zip is read by seeking)."""
+    data = _read_bytes(Path(STDIN))  # gzip/bz2/xz/zstd sniffed, as for a file
+    if not data.strip():
+        raise InputFileError(STDIN_NAME, "is empty; pipe a harness log into assay rescore -")
+    if is_zip(data):
+        return [inspect_log.read_eval_log(io.BytesIO(data), prediction_from, name=STDIN_NAME)]
+    if _first_line_is_sample(data, STDIN_NAME):
+        stream = io.BytesIO(data)
+        return lm_eval.read_samples_stream(stream, STDIN_NAME, filter_name=filter_name)
+    document = parse_json(data, STDIN_NAME)
+    if inspect_log.is_log(document):
+        return [inspect_log.read_json_log(STDIN_NAME, document, prediction_from)]
+    if lm_eval.is_results(document):
+        raise InputFileError(
+            STDIN_NAME,
+            "is an lm-eval results file, whose samples files are found beside it; give its "
+            "path, or pipe one samples_<task>_<date>.jsonl file",
+        )
+    raise InputFileError(STDIN_NAME, NOT_A_LOG)
+
+
+def _first_line_is_sample(data: bytes, name: str) -> bool:
     first = data.lstrip().split(b"\n", 1)[0]
     if not first.startswith(b"{"):
         return False
     try:
-        return lm_eval.is_sample(parse_json(first, str(path)))
+        return lm_eval.is_sample(parse_json(first, name))
     except InputFileError:
         return False
 

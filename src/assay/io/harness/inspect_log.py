@@ -18,7 +18,7 @@ by the dataset's ``sample_ids``, then epoch, so both formats of one run agree.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from assay.errors import InputFileError
 from assay.io.harness.common import field, mapping, parse_json
@@ -51,15 +51,22 @@ def read_json_log(path: str | Path, document: dict[str, Any], prediction_from: s
     return _log(name, "inspect_ai json", document, records, prediction_from)
 
 
-def read_eval_log(path: str | Path, prediction_from: str) -> HarnessLog:
+def read_eval_log(
+    source: str | Path | IO[bytes], prediction_from: str, *, name: str | None = None
+) -> HarnessLog:
     """The log of a ``.eval`` archive (zip; members deflate or Zstandard).
+
+    Args:
+        source: the archive's path, or a seekable stream of its bytes.
+        prediction_from: see :func:`assay.io.harness.read_harness_logs`.
+        name: the archive in messages and provenance (default: the path).
 
     Raises:
         InputFileError: not a readable archive, a corrupt member, a missing field,
             or no samples.
     """
-    name = str(path)
-    with ZipMembers(path) as archive:
+    name = str(source) if name is None else name
+    with ZipMembers(source, name) as archive:
         members = archive.names()
         head = "header.json" if "header.json" in members else "_journal/start.json"
         header = parse_json(archive.read(head), f"{name}!{head}")

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,7 @@ SAMPLES_NAME = re.compile(rf"^samples_(?P<task>.+)_(?P<date>{_DATE})\.jsonl$")
 RESULTS_NAME = re.compile(rf"^(?P<stem>.+)_(?P<date>{_DATE})\.json$")
 PREDICTION_FROM = "filtered_resps[0]"
 CHOICE_FROM = "arguments[argmax(filtered_resps)]"  # the option with the highest log-likelihood
+UNKNOWN_TASK = "unknown"  # samples on standard input: the task is in the file name only
 
 
 def is_results(document: Any) -> bool:
@@ -68,7 +70,21 @@ def read_samples_file(path: str | Path, *, filter_name: str | None = None) -> li
     match = SAMPLES_NAME.match(path.name)
     task = match.group("task") if match else path.stem.removeprefix("samples_")
     results = _results_beside(path, match.group("date")) if match else None
-    return _logs(path, task, results, filter_name)
+    return _logs(str(path), task, results, filter_name, _samples_of_file(path))
+
+
+def read_samples_stream(
+    handle: Iterable[bytes], name: str, *, filter_name: str | None = None
+) -> list[HarnessLog]:
+    """The logs of samples lines read from a stream without a file name (standard input).
+
+    The task and the run's results file come from the file's name and place, so
+    here the task is :data:`UNKNOWN_TASK` and the run's facts are not recorded.
+
+    Raises:
+        InputFileError: as :func:`read_samples_file`.
+    """
+    return _logs(name, UNKNOWN_TASK, None, filter_name, _samples_by_filter(handle, name))
 
 
 def read_results_file(
@@ -98,7 +114,8 @@ def read_results_file(
                 f"task {task!r} has no samples file {samples.name} beside it; re-run lm-eval "
                 "with --log_samples, or give the samples file",
             )
-        logs += _logs(samples, task, (path, document), filter_name)
+        found = _samples_of_file(samples)
+        logs += _logs(str(samples), task, (path, document), filter_name, found)
     return logs
 
 
@@ -111,12 +128,13 @@ def _results_beside(samples: Path, date: str) -> tuple[Path, dict[str, Any]] | N
 
 
 def _logs(
-    path: Path,
+    path: str,
     task: str,
     results: tuple[Path, dict[str, Any]] | None,
     filter_name: str | None,
+    found: tuple[dict[str, list[HarnessSample]], set[str]],
 ) -> list[HarnessLog]:
-    by_filter, choices = _samples_by_filter(path)
+    by_filter, choices = found
     if filter_name is not None:
         if filter_name not in by_filter:
             raise InputFileError(
@@ -129,7 +147,7 @@ def _logs(
     facts = _provenance(task, results)
     return [
         HarnessLog(
-            path=str(path),
+            path=path,
             harness=LM_EVAL,
             log_format="lm-eval samples jsonl",
             format_version=None,
@@ -166,25 +184,30 @@ def _text(value: Any) -> str | None:
     return None if value is None else str(value)
 
 
-def _samples_by_filter(path: Path) -> tuple[dict[str, list[HarnessSample]], set[str]]:
+def _samples_of_file(path: Path) -> tuple[dict[str, list[HarnessSample]], set[str]]:
+    with open_source(path) as handle:
+        return _samples_by_filter(handle, str(path))
+
+
+def _samples_by_filter(
+    handle: Iterable[bytes], name: str
+) -> tuple[dict[str, list[HarnessSample]], set[str]]:
     """The samples of each filter, and the filters whose samples are multiple-choice."""
     by_filter: dict[str, list[HarnessSample]] = {}
     choices: set[str] = set()
-    name = str(path)
-    with open_source(path) as handle:
-        for line, record in _records(handle, name):
-            if not is_sample(record):
-                raise InputFileError(
-                    name,
-                    "not an lm-eval sample (no doc_id/filtered_resps); give a "
-                    "samples_<task>_<date>.jsonl file written with --log_samples",
-                    line=line,
-                )
-            filter_name = field(record, "filter", str, name, line=line)
-            sample, chosen = _sample(record, name, line)
-            by_filter.setdefault(filter_name, []).append(sample)
-            if chosen:
-                choices.add(filter_name)
+    for line, record in _records(handle, name):
+        if not is_sample(record):
+            raise InputFileError(
+                name,
+                "not an lm-eval sample (no doc_id/filtered_resps); give a "
+                "samples_<task>_<date>.jsonl file written with --log_samples",
+                line=line,
+            )
+        filter_name = field(record, "filter", str, name, line=line)
+        sample, chosen = _sample(record, name, line)
+        by_filter.setdefault(filter_name, []).append(sample)
+        if chosen:
+            choices.add(filter_name)
     if not by_filter:
         raise InputFileError(name, "holds no samples; is the run complete?")
     return by_filter, choices

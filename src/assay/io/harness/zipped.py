@@ -33,10 +33,11 @@ def is_zip(head: bytes) -> bool:
 class ZipMembers:
     """Read members of one zip archive by name (a context manager)."""
 
-    def __init__(self, path: str | Path) -> None:
-        self.path = str(path)
+    def __init__(self, source: str | Path | IO[bytes], name: str | None = None) -> None:
+        """Open ``source``: a path, or a seekable binary stream named ``name`` in messages."""
+        self.path = str(source) if name is None else name
         try:
-            self._zip = zipfile.ZipFile(path)
+            self._zip = zipfile.ZipFile(source)
         except (zipfile.BadZipFile, OSError) as exc:
             raise InputFileError(
                 self.path, f"not a readable zip archive ({exc}); the .eval log may be truncated"
