@@ -5,7 +5,8 @@ version, task, model, filter) and its accounting, then one ``METRIC: VALUE`` and
 one ``signature:`` line per metric. ``--json`` prints the result document instead
 (kind ``assay.rescore``; each metric's entry is the one ``assay score --json``
 writes); ``--output FILE`` writes that document to a file; ``--per-item FILE``
-writes one JSONL row per sample; ``--confidence`` adds seeded bootstrap intervals.
+writes one JSONL row per sample; ``--confidence`` adds seeded bootstrap intervals;
+``--dask`` scores each metric's items on a Dask cluster (the same bytes out).
 The metric lines are ``assay score``'s (:func:`assay.cli.score_output.render_text`).
 """
 
@@ -17,6 +18,7 @@ from typing import Any
 
 import click
 
+from assay.cli.dask_flags import dask_option, partition_lines
 from assay.cli.metric_cmds import parse_extra_options, parse_options
 from assay.cli.score_output import render_text as metric_lines
 from assay.cli.stdout import echo_written
@@ -70,6 +72,7 @@ from assay.stats.bootstrap import DEFAULT_RESAMPLES
 @click.option("--normalizer", default=None, help="Override every metric's normalizer.")
 @click.option("--option", "-o", "raw_options", multiple=True, metavar="KEY=VALUE",
               help="A metric option (repeatable), as for `assay score`.")  # fmt: skip
+@dask_option()
 @click.pass_context
 def rescore_command(
     ctx: click.Context,
@@ -88,12 +91,14 @@ def rescore_command(
     tokenizer: str | None,
     normalizer: str | None,
     raw_options: tuple[str, ...],
+    dask: str | None,
 ) -> None:
     """Re-score FILES (lm-eval samples/results files or folders, inspect_ai .json/.eval logs).
 
     Each log's gold (target) and predictions (lm-eval: the filtered response;
     inspect_ai: the completion, or a scorer's answer) are scored with every
     -m METRIC and the --profile, recording the harness, version, task and model.
+    A FILE of - reads one log from standard input (recognised by its content).
     """
     names = [part.strip() for name in metrics for part in name.split(",") if part.strip()]
     if not names and profile is None:
@@ -108,7 +113,7 @@ def rescore_command(
     result = rescore(
         list(files), list(dict.fromkeys(names)), profile=profile, answer_format=answer_format,
         filter_name=filter_name, prediction_from=prediction_from, confidence=confidence,
-        seed=seed, resamples=resamples, **options,
+        seed=seed, resamples=resamples, executor=dask, progress=partition_lines(dask), **options,
     )  # fmt: skip
     document = document_text(result)
     written = []

@@ -14,7 +14,7 @@ several targets each number is the maximum over them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,6 +28,7 @@ from assay.io.harness import HarnessLog, HarnessSample, read_harness_logs
 from assay.metrics.base import BoundMetric
 from assay.metrics.corpus import CorpusResult
 from assay.metrics.interval import corpus_interval
+from assay.parallel import executor_for
 from assay.stats._common import DEFAULT_SEED
 from assay.stats.bootstrap import DEFAULT_RESAMPLES, BootstrapEstimate, bootstrap
 
@@ -138,6 +139,8 @@ def rescore(
     confidence: float | None = None,
     seed: int = DEFAULT_SEED,
     resamples: int = DEFAULT_RESAMPLES,
+    executor: Any = None,
+    progress: Callable[[int, int], None] | None = None,
     **options: Any,
 ) -> RescoreResult:
     """Re-score lm-evaluation-harness and inspect_ai logs with assay metrics.
@@ -155,6 +158,12 @@ def rescore(
             their statistics); ``seed`` and ``resamples`` are recorded.
         seed: the bootstrap seed.
         resamples: the bootstrap resample count.
+        executor: where each metric's items are scored: ``None`` (this process),
+            ``"local:N"``, a scheduler address or a ``dask.distributed.Client`` (see
+            :mod:`assay.parallel`; one cluster serves every log and metric). The
+            logs are read, and profile numbers computed, in this process; the
+            result is identical for every executor.
+        progress: called with ``(done, total)`` partitions of each metric (Dask runs).
         **options: metric options, applied to every metric (as for ``score_corpus``).
 
     Returns:
@@ -174,9 +183,10 @@ def rescore(
         paths = [paths]
     logs = read_harness_logs(paths, filter_name=filter_name, prediction_from=prediction_from)
     interval = Interval(confidence, seed, resamples)
-    rescored = tuple(
-        _rescore_log(log, bound, chosen, answer_format, interval, options) for log in logs
-    )
+    with executor_for(executor) as runner:
+        on = Scoring(runner.client, progress, options)  # a live client, or None: in process
+        rescored = tuple(_rescore_log(log, bound, chosen, answer_format, interval, on)
+                         for log in logs)  # fmt: skip
     recorded = {"answer_format": answer_format if chosen else None, "filter": filter_name,
                 "metric_options": dict(sorted(options.items())), "prediction_from":
                 prediction_from, "profile": profile, "confidence": confidence,
@@ -192,13 +202,29 @@ def _bind_all(names: Sequence[str], options: dict[str, Any]) -> list[BoundMetric
     return list(bound.values())
 
 
+@dataclass(frozen=True, slots=True)
+class Scoring:
+    """Where and how each metric's corpus is scored: ``score_corpus``'s other arguments."""
+
+    client: Any
+    progress: Callable[[int, int], None] | None
+    options: dict[str, Any]
+
+    def score(self, name: str, predictions: list[str], targets: list[list[str]]) -> CorpusResult:
+        """:func:`assay.score_corpus` of one metric, on the client's cluster when there is one."""
+        if self.client is None:
+            return score_corpus(name, predictions, targets, **self.options)
+        return score_corpus(name, predictions, targets, executor=self.client,
+                            progress=self.progress, **self.options)  # fmt: skip
+
+
 def _rescore_log(
     log: HarnessLog,
     metrics: list[BoundMetric],
     profile: Profile | None,
     answer_format: str,
     interval: Interval,
-    options: dict[str, Any],
+    on: Scoring,
 ) -> RescoredLog:
     scored = tuple(s for s in log.samples if s.prediction is not None)
     errors = tuple(s for s in log.samples if s.prediction is None)
@@ -209,8 +235,7 @@ def _rescore_log(
     predictions = [str(s.prediction) for s in scored]
     targets = [list(s.targets) for s in scored]
     results = [
-        _metric_scores(m, score_corpus(m.spec.name, predictions, targets, **options), interval)
-        for m in metrics
+        _metric_scores(m, on.score(m.spec.name, predictions, targets), interval) for m in metrics
     ]
     if profile is not None:
         results += _profile_scores(profile, scored, answer_format, interval)
