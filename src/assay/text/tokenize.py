@@ -207,7 +207,8 @@ def tokenize_13a(text: str) -> list[str]:
     if "&" in line:
         line = line.replace("&quot;", '"').replace("&amp;", "&")
         line = line.replace("&lt;", "<").replace("&gt;", ">")
-    if _13A_ADJACENT.search(line):
+    # two adjacent periods/commas (``_13A_ADJACENT``), as substring tests: faster than a search
+    if ".." in line or ".," in line or ",." in line or ",," in line:
         line = f" {line} "
         for pattern, replacement in _13A_RULES:
             line = pattern.sub(replacement, line)
