@@ -141,3 +141,24 @@ def test_bleu_4_batch_on_the_shared_cases_and_at_overflow(
     assert list(assay.score_corpus("bleu_4", PREDS, TARGETS).values) == expected
     monkeypatch.setattr(_vector, "_LIMIT", 1 << 12)  # the vectorised keys overflow
     assert bleu_4_batch(PREDS, TARGETS) == expected
+
+
+@st.composite
+def bleu_rows(draw: st.DrawFn) -> tuple[int, tuple[int, ...]]:
+    order = draw(st.integers(1, 6))
+    hyp_len, ref_len = draw(st.integers(0, 40)), draw(st.integers(0, 40))
+    totals = [max(hyp_len - k, 0) for k in range(order)]
+    matches = [draw(st.integers(0, t)) for t in totals]
+    return order, (hyp_len, ref_len, *matches, *totals)
+
+
+@given(bleu_rows(), st.booleans())
+def test_exp_bleu_shortcut_equals_the_general_smoothing_loop(
+    row: tuple[int, tuple[int, ...]], effective_order: bool
+) -> None:
+    from assay.metrics.bleu import _smoothed_bleu, bleu_from_statistics
+
+    order, stats = row
+    params = get_metric("bleu").bind(max_order=order, effective_order=effective_order).params
+    expected = 0.0 if stats[2] == 0 else _smoothed_bleu(stats, params)
+    assert bleu_from_statistics(stats, params) == expected

@@ -216,6 +216,40 @@ def bleu_from_statistics(stats: Sequence[float], params: Mapping[str, Any]) -> f
         return 0.0
     if smoothing in NLTK_SMOOTHINGS:
         return _nltk_bleu(stats, params)
+    if smoothing == "exp" and params.get("weights") is None:
+        return _exp_bleu(stats, order, params["effective_order"])
+    return _smoothed_bleu(stats, params)
+
+
+def _exp_bleu(stats: Sequence[float], order: int, effective_order: bool) -> float:
+    """:func:`_smoothed_bleu` under ``exp`` smoothing and uniform weights, branches resolved.
+
+    The same operations in the same order (``exp`` adds nothing to the counts, and its
+    statistics have ``order`` columns per side); the default of ``bleu`` and
+    ``corpus_bleu``, evaluated once per distinct statistics row.
+    """
+    logs: list[float] = []
+    halvings = 1
+    for n in range(order):
+        t = stats[2 + order + n]
+        if t == 0:
+            if not effective_order:
+                return 0.0
+            break
+        m = stats[2 + n]
+        if m:
+            logs.append(math.log(m / t))
+        else:
+            halvings *= 2
+            logs.append(math.log(1.0 / (halvings * t)))
+    if not logs:
+        return 0.0
+    return brevity_penalty(stats[0], stats[1]) * math.exp(math.fsum(logs) / len(logs))
+
+
+def _smoothed_bleu(stats: Sequence[float], params: Mapping[str, Any]) -> float:
+    """BLEU under the sacrebleu-style smoothings (after the zero-unigram test)."""
+    order, smoothing = params["max_order"], params["smoothing"]
     width = stat_order(params)
     add_all = smoothing == "add-one-all"
     step = 1.0 if add_all else params["k"] if smoothing == "add-k" else 0.0
