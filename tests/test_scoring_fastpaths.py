@@ -257,3 +257,32 @@ def test_evaluate_breakdowns_from_the_gold_layout_equal_plain_grouping(tmp_path)
                 for dim, rows in system.breakdowns
             }
             assert got == _plain_breakdowns(list(system.questions))
+
+
+def test_evaluate_pauses_the_collector_and_restores_its_state(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Collector off while scoring; on again after (also after an error), off if it was off."""
+    import gc
+
+    import pytest
+
+    from assay.errors import InputFileError
+    from assay.evaluation.runs import SystemInput, evaluate
+    from compare_helpers import GOLD_DIR, write_predictions
+
+    paths = write_predictions(tmp_path / "p")
+    systems = [SystemInput(p.stem, (str(p),)) for p in paths]
+    gold = [GOLD_DIR / "qa_single_doc.jsonl"]
+    seen: list[bool] = []
+    try:
+        assert gc.isenabled()
+        result = evaluate(gold, systems, progress=lambda name: seen.append(gc.isenabled()))
+        assert gc.isenabled() and seen == [False] * len(paths)
+        assert [s.system for s in result.systems] == [p.stem for p in paths]
+        with pytest.raises(InputFileError):
+            evaluate(gold, [SystemInput("none", (str(tmp_path / "missing.jsonl"),))])
+        assert gc.isenabled()
+        gc.disable()
+        evaluate(gold, systems)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

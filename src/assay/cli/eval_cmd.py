@@ -25,6 +25,7 @@ from assay.evaluation.runs import (
     DEFAULT_GOLD_NAMES,
     EvaluationResult,
     SystemInput,
+    collector_paused,
     default_gold_files,
     evaluate,
 )
@@ -123,6 +124,7 @@ RENDERING = "writing reports"
     help="Write results/scores.jsonl and results/summary.json under DIR.",
 )
 @stats_options
+@collector_paused()  # the run's records stay alive to the end: collector passes free nothing
 def eval_command(
     inputs: InputArgs,
     stats: StatsArgs,
