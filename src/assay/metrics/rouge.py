@@ -42,7 +42,13 @@ from rapidfuzz.distance import LCSseq
 
 from assay.errors import InvalidOptionError
 from assay.metrics.base import BoundMetric, MetricSpec, Param, Settings, Stats
-from assay.metrics.ngrams import check_positive_number, clipped_matches, ngram_counts
+from assay.metrics.ngrams import (
+    check_positive_number,
+    clipped_matches,
+    count,
+    ngram_counts,
+    shifted,
+)
 from assay.metrics.rouge_bootstrap import (
     BOOTSTRAP_DEFAULTS,
     BOOTSTRAP_OPTIONS,
@@ -207,8 +213,12 @@ PairStats = Callable[[str, str, Settings], Stats]
 
 def _rouge_n(n: int) -> PairStats:
     def pair(prediction: str, target: str, s: Settings) -> Stats:
-        pred, ref = ngram_counts(_tokens(prediction, s), n), ngram_counts(_tokens(target, s), n)
-        return (clipped_matches(pred, ref), sum(pred.values()), sum(ref.values()))
+        """``(hits, pred n-grams, target n-grams)``; target n-grams counted only if shared."""
+        pred_tokens, ref_tokens = _tokens(prediction, s), _tokens(target, s)
+        pred = ngram_counts(pred_tokens, n)
+        ref = count(filter(pred.__contains__, shifted(ref_tokens, n)))
+        n_pred, n_ref = len(pred_tokens) - n + 1, len(ref_tokens) - n + 1
+        return (clipped_matches(pred, ref), n_pred if n_pred > 0 else 0, n_ref if n_ref > 0 else 0)
 
     return pair
 
