@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 import subprocess
@@ -39,3 +41,13 @@ def assay(*args: str | Path, stdin: bytes | None = None) -> subprocess.Completed
         [sys.executable, "-m", "assay", *map(str, args)],
         input=stdin, capture_output=True, env=env, timeout=300, check=False,
     )  # fmt: skip
+
+
+def table(records: list[dict[str, Any]], delimiter: str) -> bytes:
+    """``records`` as CSV/TSV bytes with a header row (columns in first-seen order)."""
+    columns = list(dict.fromkeys(key for record in records for key in record))
+    out = io.StringIO(newline="")
+    writer = csv.DictWriter(out, columns, delimiter=delimiter)
+    writer.writeheader()
+    writer.writerows(records)
+    return out.getvalue().encode("utf-8")

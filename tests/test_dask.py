@@ -34,6 +34,7 @@ from assay.io.bundled import data_path
 from assay.parallel import NOT_SHARED, parse_executor, seen_from_client
 from assay.structured.api import score_structured
 from cli_helpers import run_captured as cli
+from dask_helpers import two_worker_client
 
 distributed = pytest.importorskip("dask.distributed")
 
@@ -43,15 +44,8 @@ GOLD = [SAMPLE / "qa_single_doc.jsonl", SAMPLE / "qa_cross_doc.jsonl"]
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[Any]:
-    """A LocalCluster of two worker processes (each restarted by its nanny if killed)."""
-    with (
-        distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-            silence_logs=40,
-        ) as cluster,
-        distributed.Client(cluster, set_as_default=False) as dask_client,
-    ):  # fmt: skip
-        yield dask_client
+    """The shared two-worker LocalCluster (tests/dask_helpers.py)."""
+    yield from two_worker_client()
 
 
 def write_systems(folder: Path, count: int, seed: int = 7, extra: int = 0) -> list[SystemInput]:

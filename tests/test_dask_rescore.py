@@ -17,6 +17,7 @@ import pytest
 
 import assay.api
 from cli_helpers import run_captured as cli
+from dask_helpers import two_worker_client
 from test_rescore import harness_logs  # noqa: F401 - the module-scoped fixture
 
 distributed = pytest.importorskip("dask.distributed")
@@ -24,15 +25,8 @@ distributed = pytest.importorskip("dask.distributed")
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[Any]:
-    """A LocalCluster of two worker processes."""
-    with (
-        distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address="127.0.0.1:0",
-            silence_logs=40,
-        ) as cluster,
-        distributed.Client(cluster, set_as_default=False) as dask_client,
-    ):  # fmt: skip
-        yield dask_client
+    """The shared two-worker LocalCluster (tests/dask_helpers.py)."""
+    yield from two_worker_client()
 
 
 def run(args: list[str], folder: Path, name: str, *extra: str) -> tuple[int, str, bytes, bytes]:

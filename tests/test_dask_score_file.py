@@ -19,6 +19,7 @@ import assay.cli.score_file
 import assay.io.blocks
 from assay.parallel import executor_for
 from cli_helpers import run_captured as cli
+from dask_helpers import two_worker_client
 
 distributed = pytest.importorskip("dask.distributed")
 WORDS = "the cat sat on a mat with its hat and bat near that flat".split()
@@ -26,15 +27,8 @@ WORDS = "the cat sat on a mat with its hat and bat near that flat".split()
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[Any]:
-    """A LocalCluster of two worker processes."""
-    with (
-        distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address="127.0.0.1:0",
-            silence_logs=40,
-        ) as cluster,
-        distributed.Client(cluster, set_as_default=False) as dask_client,
-    ):  # fmt: skip
-        yield dask_client
+    """The shared two-worker LocalCluster (tests/dask_helpers.py)."""
+    yield from two_worker_client()
 
 
 def rows(count: int, seed: int = 5, chances: bool = False) -> list[dict[str, Any]]:

@@ -9,9 +9,7 @@ name the line the element starts on, found here by searching the written text.
 
 from __future__ import annotations
 
-import csv
 import gzip
-import io
 import json
 import os
 import subprocess
@@ -26,7 +24,7 @@ from assay.io.gold import read_gold
 from assay.io.jsonl import read_pairs
 from assay.io.jsonrecords import element_lines
 from assay.io.sources import input_kind
-from input_helpers import ATLAS, GOLD, PAIRS, SRC, assay, rows
+from input_helpers import ATLAS, GOLD, PAIRS, SRC, assay, rows, table
 
 GOLD_ROWS = [row for path in GOLD for row in rows(path)]
 # one target and a non-empty prediction: a row CSV can hold (an empty cell is absent)
@@ -39,15 +37,6 @@ def jsonl(records: list[dict[str, Any]]) -> bytes:
 
 def array(records: list[dict[str, Any]]) -> bytes:
     return json.dumps(records, indent=2, ensure_ascii=False).encode("utf-8")
-
-
-def table(records: list[dict[str, Any]], delimiter: str) -> bytes:
-    columns = list(dict.fromkeys(key for record in records for key in record))
-    out = io.StringIO(newline="")
-    writer = csv.DictWriter(out, columns, delimiter=delimiter)
-    writer.writeheader()
-    writer.writerows(records)
-    return out.getvalue().encode("utf-8")
 
 
 def scored(path: Path) -> list[Any]:

@@ -7,7 +7,6 @@ result must equal the one of the same data given as a named file.
 
 from __future__ import annotations
 
-import csv
 import gzip
 import io
 import json
@@ -21,16 +20,7 @@ import zstandard
 
 from assay.io.bundled import data_path
 from assay.io.sources import content_kind
-from input_helpers import ATLAS, GOLD, PAIRS, assay, rows
-
-
-def table(records: list[dict[str, Any]], delimiter: str) -> bytes:
-    columns = list(dict.fromkeys(key for record in records for key in record))
-    out = io.StringIO(newline="")
-    writer = csv.DictWriter(out, columns, delimiter=delimiter)
-    writer.writeheader()
-    writer.writerows(records)
-    return out.getvalue().encode("utf-8")
+from input_helpers import ATLAS, GOLD, PAIRS, assay, rows, table
 
 
 def parquet(records: list[dict[str, Any]]) -> bytes:
