@@ -16,9 +16,11 @@ import assay
 from _ngram_cases import make_pairs
 from assay.metrics.overlap import multiset_overlap
 from assay.metrics.registry import get_metric
+from assay.metrics.squad import squad_v1_f1, squad_v2_f1_single
+from assay.text.normalize import normalize_squad
 
 TOKENS = st.lists(st.sampled_from(["the", "cat", "a", "mat", "The", "é", ""]), max_size=12)
-WORDS = st.sampled_from(["the", "cat", "sat", "a", "A", "mat", "?!", "", "don't"])
+WORDS = st.sampled_from(["the", "cat", "sat", "a", "A", "mat", "?!", "", "don't", "an", "The."])
 TEXTS = st.lists(WORDS, max_size=10).map(" ".join)
 ITEMS = st.lists(st.tuples(TEXTS, st.lists(TEXTS, min_size=1, max_size=3)), min_size=1)
 
@@ -47,3 +49,31 @@ def test_f1_score_corpus_on_the_shared_cases() -> None:
     for options in ({}, {"tokenizer": "whitespace", "normalizer": "squad"}):
         result = assay.score_corpus("f1", preds, targets, **options)
         assert list(result.values) == per_item(preds, targets, **options)
+
+
+def official_v1_f1(prediction: str, ground_truth: str) -> float:
+    """The SQuAD v1.1 script's ``f1_score`` (with assay's ``normalize_answer``)."""
+    pred, gold = normalize_squad(prediction).split(), normalize_squad(ground_truth).split()
+    num_same = sum((Counter(pred) & Counter(gold)).values())
+    if num_same == 0:
+        return 0
+    precision, recall = 1.0 * num_same / len(pred), 1.0 * num_same / len(gold)
+    return (2 * precision * recall) / (precision + recall)
+
+
+def official_v2_f1(a_gold: str, a_pred: str) -> float:
+    """The SQuAD v2.0 script's ``compute_f1``."""
+    gold, pred = normalize_squad(a_gold).split(), normalize_squad(a_pred).split()
+    if len(gold) == 0 or len(pred) == 0:
+        return int(gold == pred)
+    num_same = sum((Counter(gold) & Counter(pred)).values())
+    if num_same == 0:
+        return 0
+    precision, recall = 1.0 * num_same / len(pred), 1.0 * num_same / len(gold)
+    return (2 * precision * recall) / (precision + recall)
+
+
+@given(TEXTS, TEXTS)
+def test_squad_f1_equals_the_official_arithmetic(prediction: str, gold: str) -> None:
+    assert squad_v1_f1(prediction, gold) == official_v1_f1(prediction, gold)
+    assert squad_v2_f1_single(prediction, gold) == official_v2_f1(gold, prediction)

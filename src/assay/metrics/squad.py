@@ -12,19 +12,17 @@ on whitespace; both take the max over gold answers. They differ on purpose:
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 
 from assay.metrics.base import MetricSpec, Settings
-from assay.metrics.overlap import harmonic_f1
+from assay.metrics.overlap import harmonic_f1, multiset_overlap
 from assay.text.normalize import normalize_squad
 
 
 def squad_v1_f1(prediction: str, target: str, _s: Settings | None = None) -> float:
     """v1.1 ``f1_score``: no common token (including both empty) → 0."""
     pred, gold = normalize_squad(prediction).split(), normalize_squad(target).split()
-    common = sum((Counter(pred) & Counter(gold)).values())
-    return harmonic_f1(common, len(pred), len(gold))
+    return harmonic_f1(multiset_overlap(pred, gold), len(pred), len(gold))
 
 
 def squad_em(prediction: str, target: str, _s: Settings | None = None) -> float:
@@ -37,8 +35,7 @@ def squad_v2_f1_single(prediction: str, target: str) -> float:
     pred, gold = normalize_squad(prediction).split(), normalize_squad(target).split()
     if not pred or not gold:
         return 1.0 if pred == gold else 0.0
-    common = sum((Counter(pred) & Counter(gold)).values())
-    return harmonic_f1(common, len(pred), len(gold))
+    return harmonic_f1(multiset_overlap(pred, gold), len(pred), len(gold))
 
 
 def v2_gold_answers(targets: Sequence[str]) -> list[str]:
