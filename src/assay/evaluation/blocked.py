@@ -12,7 +12,9 @@ and every error (raised where the whole-file read would raise it) are
 identical. The alignment (one row per gold id) is then scored on a worker.
 
 The client never holds the predictions: one block's rows of gold ids and ids at
-a time, plus the alignment.
+a time, plus the alignment. The blocks are read a few at a time, once per pass of
+the aligner (a second pass only when extra ids repeat a 32-bit hash), so a
+worker holds a few blocks' rows, whatever the file's size.
 """
 
 from __future__ import annotations
@@ -119,22 +121,21 @@ def number_blocks(runner: Executor, plans: Iterable[list[list[FilePart]]], cwd: 
 
 @dataclass
 class BlockedSystem:
-    """A system read in parts: the parts' handles, then its scoring handle."""
+    """A system read in parts: its plan, then its scoring handle."""
 
     name: str
     files: tuple[str, ...]
     plan: list[list[FilePart]]
-    reads: list[list[Any]]
     score: Any = None
 
 
-def start_reads(
-    runner: Executor, name: str, files: tuple[str, ...], plan: list[list[FilePart]],
-    task: _ReadTask, gold_ids: Any,
-) -> BlockedSystem:  # fmt: skip
-    """Submit every part of one system."""
-    reads = [[runner.submit(task, part, gold_ids) for part in parts] for parts in plan]
-    return BlockedSystem(name, files, plan, reads)
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    """How a system's parts are read: the task, the shared gold ids, the progress callback."""
+
+    task: _ReadTask
+    gold_ids: Any
+    done: Callable[[], None]
 
 
 def align_and_score(
@@ -143,12 +144,15 @@ def align_and_score(
     gold: Sequence[GoldQuestion],
     context: Any,
     options: tuple[str, str | None, str, bool],
-    done: Callable[[], None],
+    reading: _Reading,
 ) -> tuple[Oddities, list[str]]:
     """Align a system from its parts on the client, then submit its scoring.
 
-    Returns the system's oddities (released reading) and coverage warnings; the
-    scoring handle is left on ``system.score``.
+    The parts are read on the workers a few at a time (:meth:`Executor.stream`), once
+    per pass of :func:`align` (a second pass only when extra ids repeat a hash), so a
+    worker holds a few blocks' rows, whatever the file's size. Returns the system's
+    oddities (released reading) and coverage warnings; the scoring handle is left on
+    ``system.score``.
 
     Raises:
         InputFileError: the first input error of the stream, as a local run raises it.
@@ -157,11 +161,14 @@ def align_and_score(
     chosen = get_profile(profile)
     seen = Oddities()
     released = seen if chosen.reads_as_released else None
-    counted: set[int] = set()
+    passes = [0]
 
     def rows() -> Iterator[PredictionRow]:
-        for parts, reads in zip(system.plan, system.reads, strict=True):
-            stream = _part_rows(reads, seen, counted, done)
+        passes[0] += 1
+        done = reading.done if passes[0] == 1 else None  # each part counted once
+        for parts in system.plan:
+            scans = runner.stream(reading.task, parts, reading.gold_ids)
+            stream = _part_rows(scans, seen, done)
             if parts[0].block is not None:  # whole-file parts check their field themselves
                 stream = field_checked(stream, display_name(parts[0].path), field, released)
             yield from stream
@@ -170,7 +177,6 @@ def align_and_score(
                       released=released, reread=rows)  # fmt: skip
     coverage = check_coverage(system.name, system.files, gold, alignment,
                               strict=not chosen.reads_as_released)  # fmt: skip
-    runner.cancel([r for reads in system.reads for r in reads])
     system.score = runner.submit(
         _ScoreTask(profile, ignore_missing), system.name, system.files, alignment, context
     )
@@ -178,14 +184,12 @@ def align_and_score(
 
 
 def _part_rows(
-    reads: list[Any], seen: Oddities, counted: set[int], done: Callable[[], None]
+    scans: Iterable[Scan], seen: Oddities, done: Callable[[], None] | None
 ) -> Iterator[PredictionRow]:
     """The rows of one file's parts in order; a part's error is raised after its rows."""
-    for handle in reads:
-        rows, error, notes = handle.result()
+    for rows, error, notes in scans:
         seen.merge(notes)  # as a second local pass notes again, so does this one
-        if id(handle) not in counted:
-            counted.add(id(handle))
+        if done is not None:
             done()
         yield from rows
         if error is not None:
@@ -229,32 +233,32 @@ def score_systems(
         progress(finished[0], total)
 
     started = [
-        runner.submit(task, s, context) if p is None
-        else start_reads(runner, s.name, s.files, p, reader, gold_ids)
+        runner.submit(task, s, context) if p is None else BlockedSystem(s.name, s.files, p)
         for s, p in zip(systems, plans, strict=True)
     ]  # fmt: skip
     options = (task.profile, task.prediction_field, task.duplicate_policy, task.ignore_missing)
     try:
-        return _collect(runner, started, gold, context, options, done)
+        return _collect(runner, started, gold, context, options, _Reading(reader, gold_ids, done))
     finally:
         runner.cancel([h for h in started if not isinstance(h, BlockedSystem)])
 
 
 def _collect(
     runner: Executor, started: list[Any], gold: Sequence[GoldQuestion], context: Any,
-    options: tuple[str, str | None, str, bool], done: Callable[[], None],
+    options: tuple[str, str | None, str, bool], reading: _Reading,
 ) -> list[tuple[SystemResult, Oddities, list[str]]]:  # fmt: skip
     """Wait for each system in order (aligning blocked ones here), then gather the scores."""
     found: list[Any] = []
     for handle in started:
         if isinstance(handle, BlockedSystem):
-            found.append((handle, *align_and_score(runner, handle, gold, context, options, done)))
+            aligned = align_and_score(runner, handle, gold, context, options, reading)
+            found.append((handle, *aligned))
         else:
             try:
                 found.append(handle.result())
             except Exception as error:  # the worker's error, as the client states it
                 raise seen_from_client(error) from None
-            done()
+            reading.done()
     return [
         (result_of(item[0]), item[1], item[2]) if isinstance(item[0], BlockedSystem) else item
         for item in found
