@@ -28,7 +28,7 @@ import os
 import re
 import uuid
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -253,7 +253,7 @@ class Executor:
     def stream(
         self, function: Callable[..., R], partitions: Iterable[Any], *shared: Any,
         window: int = 0,
-    ) -> Iterator[R]:  # fmt: skip
+    ) -> Generator[R, None, None]:  # fmt: skip
         """``function(p, *shared)`` for each partition, yielded in partition order.
 
         At most ``window`` partitions (default: twice the worker threads, at least 2) are

@@ -168,10 +168,13 @@ def align_and_score(
         done = reading.done if passes[0] == 1 else None  # each part counted once
         for parts in system.plan:
             scans = runner.stream(reading.task, parts, reading.gold_ids)
-            stream = _part_rows(scans, seen, done)
-            if parts[0].block is not None:  # whole-file parts check their field themselves
-                stream = field_checked(stream, display_name(parts[0].path), field, released)
-            yield from stream
+            try:
+                stream = _part_rows(scans, seen, done)
+                if parts[0].block is not None:  # whole-file parts check their own field
+                    stream = field_checked(stream, display_name(parts[0].path), field, released)
+                yield from stream
+            finally:  # cancel the reads in flight now, not when a raised error is collected
+                scans.close()
 
     alignment = align(gold, system.files, prediction_field=field, duplicate_policy=policy,
                       released=released, reread=rows)  # fmt: skip
