@@ -10,6 +10,7 @@ LAYERS = {
     "records": 0,
     "signature": 0,
     "_version": 0,
+    "collector": 0,
     "text": 1,
     "numbers": 1,
     "stats": 1,

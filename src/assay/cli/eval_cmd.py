@@ -19,13 +19,13 @@ from assay.cli.options import (
     stats_options,
 )
 from assay.cli.stdout import side_console, stdout_taken
+from assay.collector import collector_paused
 from assay.errors import InvalidOptionError
 from assay.evaluation.compare import result_document
 from assay.evaluation.runs import (
     DEFAULT_GOLD_NAMES,
     EvaluationResult,
     SystemInput,
-    collector_paused,
     default_gold_files,
     evaluate,
 )

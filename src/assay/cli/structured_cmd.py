@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -13,6 +10,7 @@ import click
 from assay.cli.dask_flags import dask_option, partition_lines
 from assay.cli.judge_cmd import JudgeArgs, echo_run_counts, judge_options
 from assay.cli.stdout import echo_written, side_console, stdout_taken
+from assay.collector import collector_paused
 from assay.io.bundled import data_path
 from assay.io.output import refuse_overwriting_inputs
 
@@ -103,7 +101,7 @@ def structured_command(
         {"--output": output_path, "--per-item": per_item_path},
         [p for p in (items_path, schema_path, references_path) if p is not None],
     )
-    with _collector_paused():
+    with collector_paused():
         report = _score(
             items_path, schema_path, references_path, read_facts_from_wrapped, judge, dask
         )
@@ -114,23 +112,6 @@ def structured_command(
             write_per_item(report, per_item_path, "--per-item")
     render_structured_terminal(report, side_console(stdout_taken(written)))
     echo_written(written)
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector paused while the report is built and written.
-
-    A 10,000-item run allocates millions of small acyclic objects (results, claims,
-    the report dict); each automatic collection walks all of them again. Reference
-    counting still frees everything; the collector is restored afterwards.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _score(

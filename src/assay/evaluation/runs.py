@@ -8,16 +8,15 @@ the options that change a number.
 
 from __future__ import annotations
 
-import gc
 import json
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from assay._version import __version__
+from assay.collector import collector_paused
 from assay.errors import InvalidOptionError
 from assay.evaluation import tables
 from assay.evaluation.align import align
@@ -170,24 +169,6 @@ def default_gold_files(data_dir: str | Path) -> list[Path]:
             "hold no gold questions (empty); add rows or pass --gold-files FILE..."
         )
     return with_rows
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector off inside, back as it was after (even on error).
-
-    Reading and scoring build ~10^5 objects that stay alive (rows, question results);
-    the collector's passes over them find next to nothing to free (65 objects in a run
-    of 13 x 1,345 questions) and took about a tenth of its CPU time. Those few cycles
-    are collected by the next pass after.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 @collector_paused()
