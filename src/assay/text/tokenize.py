@@ -231,14 +231,10 @@ _INTL_JOIN = "\x1f"
 
 
 def _intl_ruled(text: str) -> str:
+    """The three ``intl`` substitutions of sacrebleu (split the result: the definition)."""
     for pattern, replacement in _INTL_RULES:
         text = pattern.sub(replacement, text)
     return text
-
-
-def _intl_rules(text: str) -> list[str]:
-    """The three ``intl`` substitutions of sacrebleu, then a split: the definition itself."""
-    return _intl_ruled(text).split()
 
 
 def _intl_learn(words: list[str]) -> dict[str, str]:
