@@ -239,11 +239,11 @@ def _intl_ruled(text: str) -> str:
 
 def _intl_learn(words: list[str]) -> dict[str, str]:
     """Rule every new word of ``words`` (all between whitespace) in one pass; the cache."""
-    cache = _INTL_CACHE[True, True]
-    missing = list(set(words).difference(cache))
+    cache, distinct = _INTL_CACHE[True, True], set(words)
+    missing = list(distinct.difference(cache))
     if len(cache) + len(missing) > _INTL_CACHE_SIZE:
         cache = _INTL_CACHE[True, True] = {}
-        missing = list(set(words))
+        missing = list(distinct)
     if missing:
         ruled = _intl_ruled(_INTL_JOIN + _INTL_JOIN.join(missing) + _INTL_JOIN)
         cache.update(zip(missing, ruled.split(_INTL_JOIN)[1:-1], strict=True))
