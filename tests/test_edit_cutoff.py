@@ -62,3 +62,33 @@ def test_anls_metrics_equal_the_full_distance(p: str, targets: list[str], t: flo
     assert assay.score("anls", p, targets, threshold=t) == expected
     expected = max(docvqa_full(p, x, t) for x in targets)
     assert assay.score("anls.docvqa", p, targets, threshold=t) == expected
+
+
+def full_edit_similarity(a: str, b: str) -> float:
+    longest = max(len(a), len(b))
+    return 1.0 - Levenshtein.distance(a, b) / longest if longest else 1.0
+
+
+CORPUS = st.lists(st.tuples(TEXT, st.lists(TEXT, min_size=1, max_size=3)), min_size=1,
+                  max_size=12)  # fmt: skip
+
+
+@given(CORPUS, st.sampled_from([*THRESHOLDS, 0.0]))
+def test_anls_corpus_batch_equals_the_full_distance(items: list, t: float) -> None:
+    preds, targets = [p for p, _ in items], [x for _, x in items]
+    n = normalize_lower_space
+    expected = [max(full_similarity(n(p), n(x), t) for x in xs) for p, xs in items]
+    result = assay.score_corpus("anls", preds, targets, threshold=t)
+    assert list(result.values) == expected
+    assert result.value == sum(expected) / len(expected)
+
+
+@given(CORPUS, st.sampled_from(["lower-space", "none", "squad"]))
+def test_edit_similarity_corpus_batch_equals_the_full_distance(items: list, norm: str) -> None:
+    preds, targets = [p for p, _ in items], [x for _, x in items]
+    bound = assay.bind("edit_similarity", normalizer=norm)
+    f = bound.settings.normalize
+    expected = [max(full_edit_similarity(f(p), f(x)) for x in xs) for p, xs in items]
+    values = assay.score_corpus("edit_similarity", preds, targets, normalizer=norm).values
+    assert list(values) == expected
+    assert expected == [bound.score(p, xs) for p, xs in items]

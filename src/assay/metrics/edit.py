@@ -16,6 +16,8 @@ trailing or repeated spaces therefore inflate the denominator and raise the scor
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rapidfuzz.distance import Levenshtein
 
 from assay.metrics.base import MetricSpec, Param, Settings, check_probability
@@ -92,6 +94,59 @@ def _anls(prediction: str, target: str, s: Settings) -> float:
                                   s.params["threshold"])  # fmt: skip
 
 
+def _edit_similarity_batch(
+    predictions: Sequence[str], targets_list: Sequence[Sequence[str]], s: Settings
+) -> list[float]:
+    """:func:`_edit_similarity` for a corpus, the max over targets, each text normalised once."""
+    normalize, distance = s.normalize, Levenshtein.distance
+    out: list[float] = []
+    for prediction, targets in zip(predictions, targets_list, strict=True):
+        pred = normalize(prediction)
+        best = 0.0
+        for target in targets:
+            text = normalize(target)
+            longest = len(pred) if len(pred) > len(text) else len(text)
+            value = 1.0 if longest == 0 else 1.0 - distance(pred, text) / longest
+            if value > best:
+                best = value
+        out.append(best)
+    return out
+
+
+def _anls_batch(
+    predictions: Sequence[str], targets_list: Sequence[Sequence[str]], s: Settings
+) -> list[float]:
+    """:func:`_anls` for a corpus, the max over targets, each text normalised once.
+
+    The same arithmetic as :func:`thresholded_similarity`: the distance is cut off at
+    :func:`kept_distance` of the longer length (threshold above 0 only).
+    """
+    normalize, distance = s.normalize, Levenshtein.distance
+    threshold = s.params["threshold"]
+    cutoffs: dict[int, int] = {}  # kept_distance per length
+    out: list[float] = []
+    for prediction, targets in zip(predictions, targets_list, strict=True):
+        pred = normalize(prediction)
+        best = 0.0
+        for target in targets:
+            text = normalize(target)
+            longest = len(pred) if len(pred) > len(text) else len(text)
+            if longest == 0:
+                value = 1.0
+            elif threshold <= 0:
+                value = 1.0 - distance(pred, text) / longest
+            else:
+                cutoff = cutoffs.get(longest)
+                if cutoff is None:
+                    cutoff = cutoffs[longest] = kept_distance(longest, threshold)
+                d = distance(pred, text, score_cutoff=cutoff)
+                value = 0.0 if d > cutoff else 1.0 - d / longest
+            if value >= threshold and value > best:
+                best = value
+        out.append(best)
+    return out
+
+
 def _anls_docvqa(prediction: str, target: str, s: Settings) -> float:
     length = max(len(target.upper()), len(prediction.upper()))
     if length == 0:
@@ -128,6 +183,7 @@ METRICS = (
         normalizer="lower-space",
         params=(_THRESHOLD,),
         edge_cases=_EDGES,
+        batch_fn=_anls_batch,
     ),
     MetricSpec(
         name="anls.docvqa",
@@ -148,5 +204,6 @@ METRICS = (
         family="edit",
         normalizer="lower-space",
         edge_cases=_EDGES,
+        batch_fn=_edit_similarity_batch,
     ),
 )
