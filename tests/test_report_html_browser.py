@@ -314,3 +314,41 @@ def test_hostile_text_is_shown_as_text(
     _ready(browser, "items")
     assert browser.title == "assay report"
     assert _page_rows(browser, "items")[0][8] == HOSTILE
+
+
+def test_cut_predictions_are_marked_and_filterable(
+    demo: Path, browser: Any, tmp_path: Path
+) -> None:
+    """Over the size budget, long predictions show their first characters and a mark."""
+    import random
+
+    document = json.loads((demo / "assay-result.json").read_text("utf-8"))
+    rng = random.Random(3)
+    words = "alpha beta gamma delta epsilon zeta eta theta iota kappa".split()
+    full = []
+    for k, item in enumerate(document["items"]):
+        for result in item["results"].values():
+            if k % 2 == 0:
+                result["prediction"] = f"answer {len(full)} " + " ".join(
+                    rng.choice(words) for _ in range(rng.randint(100, 300))
+                )
+            full.append(result["prediction"])
+    page = tmp_path / "cut.html"
+    page.write_text(render_html(document, compress_over=0, budget=12_000), "utf-8")
+    browser.get(page.resolve().as_uri())
+    _ready(browser, "items")
+    note = browser.find_element(By.ID, "items-cut").text
+    at = int(note.split("longer than ")[1].split(" ")[0])
+    cut = [i for i, p in enumerate(full) if len(p) > at]
+    assert note.startswith(f"{len(cut)} of {len(full)} predictions") and cut
+    expected = {
+        i: p if len(p) <= at else f"{p[:at]}… [cut: first {at} of {len(p)} characters]"
+        for i, p in enumerate(full)
+    }
+    shown = {int(row[0]): row[8] for row in _every_row(browser, "items")}
+    assert shown == expected
+    target = cut[len(cut) // 2]
+    box = browser.find_element(By.ID, "items-filter")
+    box.send_keys(full[target][: len(f"answer {target} ")])  # the id word is unique
+    rows = _every_row(browser, "items")
+    assert [int(r[0]) for r in rows] == [target] and rows[0][8] == expected[target]

@@ -80,3 +80,92 @@ def test_large_data_are_deflated_and_smaller(document: dict[str, Any], tmp_path:
     assert '{"encoding":"json"' in plain and '{"encoding":"deflate-raw+base64"' in packed
     assert len(packed) < len(plain)
     assert unembed(_embedded(plain)) == unembed(_embedded(packed))
+
+
+# --- the size budget: long predictions cut to one common length --------------------------
+
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from assay.report.result.html_data import MIN_CUT, embed_within, water_level  # noqa: E402
+
+
+@given(st.lists(st.integers(0, 60), max_size=30), st.integers(-5, 2000))
+def test_water_level_is_the_largest_level_within_the_total(lengths: list[int], total: int) -> None:
+    def used(level: int) -> int:
+        return sum(min(n, level) for n in lengths)
+
+    fitting = [level for level in range(0, 62) if used(level) <= total]
+    if sum(lengths) <= total:  # everything fits: the longest length
+        expected = max(lengths, default=0)
+    else:
+        expected = max(fitting, default=0)
+    assert water_level(lengths, total) == expected
+
+
+def _verbose(document: dict[str, Any]) -> dict[str, Any]:
+    """The demo document with every third prediction a long, varied paragraph."""
+    import copy
+    import random
+
+    rng = random.Random(7)
+    words = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu".split()
+    verbose = copy.deepcopy(document)
+    k = 0
+    for item in verbose["items"]:
+        for result in item["results"].values():
+            k += 1
+            if k % 3 == 0:
+                n = rng.randint(80, 400)
+                result["prediction"] = " ".join(rng.choice(words) for _ in range(n)) + " ω"
+    return verbose
+
+
+def test_within_the_budget_nothing_is_cut(document: dict[str, Any]) -> None:
+    data = {"items": item_columns(_verbose(document))}
+    for compress_over in (0, 10**9):
+        text, cut = embed_within(data, compress_over, budget=10**9)
+        assert cut is None and text == embed(data, compress_over)
+
+
+@pytest.mark.parametrize("budget", [12_000, 18_000])
+def test_over_the_budget_long_predictions_are_cut_to_one_length(
+    document: dict[str, Any], budget: int
+) -> None:
+    data = {"items": item_columns(_verbose(document))}
+    full = data["items"]["prediction"]
+    assert len(embed(data, 0)) > budget + 100  # the whole texts do not fit
+    text, cut = embed_within(data, 0, budget=budget)
+    assert cut is not None and len(json.loads(text)["data"]) <= budget
+    back = unembed(text)["items"]
+    at = back["cut"]["at"]
+    assert at == cut.at and MIN_CUT < at < max(len(p) for p in full)
+    rows = [i for i, p in enumerate(full) if len(p) > at]
+    assert back["cut"]["rows"] == rows and cut.rows == len(rows) and cut.total == len(full)
+    assert back["cut"]["lengths"] == [len(full[i]) for i in rows]
+    assert back["prediction"] == [p[:at] for p in full]  # cut ones keep their first `at`
+    assert {k: v for k, v in back.items() if k not in ("prediction", "cut")} == {
+        k: v for k, v in data["items"].items() if k != "prediction"
+    }
+    assert embed_within(data, 0, budget=budget) == (text, cut)  # deterministic
+
+
+def test_the_cut_never_goes_below_its_floor(document: dict[str, Any]) -> None:
+    data = {"items": item_columns(_verbose(document))}
+    full = data["items"]["prediction"]
+    full[0] = "x" * MIN_CUT  # exactly as long as the cut: whole, not cut
+    text, cut = embed_within(data, 0, budget=1)
+    assert cut is not None and cut.at == MIN_CUT
+    back = unembed(text)["items"]
+    assert back["prediction"] == [p[:MIN_CUT] for p in full]
+    assert back["cut"]["rows"] == [i for i, p in enumerate(full) if len(p) > MIN_CUT]
+    assert 0 not in back["cut"]["rows"] and cut.rows == len(back["cut"]["rows"])
+
+
+def test_the_page_says_what_was_cut(document: dict[str, Any]) -> None:
+    verbose = _verbose(document)
+    html = render_html(verbose, compress_over=0, budget=12_000)
+    cut = unembed(_embedded(html))["items"]["cut"]
+    note = f'{len(cut["rows"])} of 144 predictions are longer than {cut["at"]} characters'
+    assert note in html and "assay-result.json" in html
+    assert 'id="items-cut"' not in render_html(verbose, compress_over=0)

@@ -20,7 +20,8 @@ from assay.report.markdown import format_interval, format_number
 from assay.report.result import svg
 from assay.report.result.html_data import (
     COMPRESS_OVER,
-    embed,
+    DATA_BUDGET,
+    embed_within,
     item_columns,
     structured_columns,
 )
@@ -312,6 +313,7 @@ def render_html(
     *,
     timestamp: str | None = None,
     compress_over: int = COMPRESS_OVER,
+    budget: int = DATA_BUDGET,
 ) -> str:
     """The HTML report of a result document or a structured report.
 
@@ -320,6 +322,8 @@ def render_html(
         timestamp: shown in the footer when given (off by default, for byte-identity).
         compress_over: embed the per-item data deflated when its JSON is longer than
             this many characters (see :mod:`assay.report.result.html_data`).
+        budget: characters the deflated per-item data may take before long predictions
+            are cut (see :func:`assay.report.result.html_data.embed_within`).
     """
     from jinja2 import Environment
     from markupsafe import Markup
@@ -339,7 +343,7 @@ def render_html(
         data["structured"] = structured_columns(
             [structured_item_row(i) for i in structured["items"]]
         )
-    context["data"] = embed(data, compress_over)
+    context["data"], context["cut"] = embed_within(data, compress_over, budget)
     template = resources.files("assay").joinpath("report/result/templates/report.html.j2")
     source = template.read_text("utf-8")
     env = Environment(

@@ -24,6 +24,20 @@ level 6 for about a third more bytes, which the size target allows) and base64-e
 built-in ``DecompressionStream``, so the file still needs no network. Both forms are
 byte-identical for identical documents (insertion-ordered JSON; zlib's output is fixed
 for a given level and library version).
+
+The size budget (:func:`embed_within`): when the deflated block would be longer than
+``budget`` characters (:data:`DATA_BUDGET`, 2.5 MB), the long predictions are cut to
+one common length ``at``: every prediction longer than ``at`` characters keeps its
+first ``at`` characters, the others are whole. ``at`` is found by re-compressing: the
+first guess is the length that keeps the predictions' share of the block within 92 %
+of what the budget leaves them, at the compression ratio just measured
+(water-filling: the largest ``at`` with ``sum(min(len(p), at))`` at most the
+characters wanted), and each further pass
+shrinks it by at least 2 % until the block fits, never below :data:`MIN_CUT`
+characters (then the block may stay over the budget). The cut is recorded in the data
+(``items.cut``: ``at``, the cut ``rows`` and their full ``lengths``); the page marks
+each cut prediction and says above the table how many were cut. Gold answers, ids
+and scores are never cut. Nothing is cut while the block fits.
 """
 
 from __future__ import annotations
@@ -32,12 +46,34 @@ import base64
 import json
 import math
 import zlib
+from dataclasses import dataclass
 from typing import Any
 
 COMPRESS_OVER = 200_000
 ENCODING_JSON = "json"
 ENCODING_DEFLATE = "deflate-raw+base64"
 DEFLATE_LEVEL = 1
+DATA_BUDGET = 2_500_000  # characters of the embedded block before predictions are cut
+MIN_CUT = 200  # a cut prediction keeps at least this many characters
+SHRINK = 50  # each further pass cuts at least at // SHRINK characters more (2 %)
+AIM = 0.92  # aim below the budget: cut text deflates a little worse than whole text
+
+
+@dataclass(frozen=True, slots=True)
+class Cut:
+    """How the predictions were cut to fit the budget (see the module docstring).
+
+    Attributes:
+        at: characters each cut prediction keeps.
+        rows: predictions cut.
+        total: predictions in the table.
+        budget: the block's budget in characters.
+    """
+
+    at: int
+    rows: int
+    total: int
+    budget: int
 
 
 def thousandths(value: float) -> int | None:
@@ -111,18 +147,85 @@ def _script_safe(text: str) -> str:
     return text
 
 
+def _dumps(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def _deflated(text: str) -> str:
+    """``text`` as base64 of its raw DEFLATE (level :data:`DEFLATE_LEVEL`)."""
+    packer = zlib.compressobj(DEFLATE_LEVEL, zlib.DEFLATED, -15, 9)
+    packed = packer.compress(text.encode("utf-8")) + packer.flush()
+    return base64.b64encode(packed).decode("ascii")
+
+
+def _payload_json(text: str) -> str:
+    """The script text of plain JSON data (``text`` is the data's JSON)."""
+    return _script_safe('{"encoding":"' + ENCODING_JSON + '","data":' + text + "}")
+
+
+def _payload_deflated(b64: str) -> str:
+    # base64 and the two keys hold no character _script_safe would change
+    return '{"encoding":"' + ENCODING_DEFLATE + '","data":"' + b64 + '"}'
+
+
 def embed(data: dict[str, Any], compress_over: int = COMPRESS_OVER) -> str:
     """The text of the ``assay-data`` script element: JSON, deflated when large."""
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    text = _dumps(data)
     if len(text) <= compress_over:
-        payload: dict[str, Any] = {"encoding": ENCODING_JSON, "data": data}
-    else:
-        packer = zlib.compressobj(DEFLATE_LEVEL, zlib.DEFLATED, -15, 9)
-        packed = packer.compress(text.encode("utf-8")) + packer.flush()
-        payload = {"encoding": ENCODING_DEFLATE, "data": base64.b64encode(packed).decode()}
-    return _script_safe(
-        json.dumps(payload, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    )
+        return _payload_json(text)
+    return _payload_deflated(_deflated(text))
+
+
+def water_level(lengths: list[int], total: int) -> int:
+    """The largest ``at`` with ``sum(min(n, at) for n in lengths) <= total`` (0 if none).
+
+    With ``total`` at least ``sum(lengths)`` that is the longest length.
+    """
+    ordered = sorted(lengths)
+    below = 0  # characters of the lengths already passed
+    for k, length in enumerate(ordered):
+        if below + (len(ordered) - k) * length > total:
+            return max(0, (total - below) // (len(ordered) - k))
+        below += length
+    return ordered[-1] if ordered else 0
+
+
+def _with_predictions(data: dict[str, Any], predictions: list[str], cut: Any) -> dict[str, Any]:
+    items = {**data["items"], "prediction": predictions}
+    if cut is not None:
+        items["cut"] = cut
+    return {**data, "items": items}
+
+
+def embed_within(
+    data: dict[str, Any], compress_over: int = COMPRESS_OVER, budget: int = DATA_BUDGET
+) -> tuple[str, Cut | None]:
+    """:func:`embed`, with the long predictions cut when the block would pass ``budget``.
+
+    Returns the script text and the :class:`Cut` made (``None`` when nothing was cut).
+    """
+    text = _dumps(data)
+    if len(text) <= compress_over:
+        return _payload_json(text), None
+    b64 = _deflated(text)
+    predictions = data.get("items", {}).get("prediction") or []
+    if len(b64) <= budget or not predictions:
+        return _payload_deflated(b64), None
+    lengths = [len(p) for p in predictions]
+    if max(lengths) <= MIN_CUT:
+        return _payload_deflated(b64), None
+    base = len(_deflated(_dumps(_with_predictions(data, [""] * len(lengths), None))))
+    kept, size, at = sum(lengths), len(b64), max(lengths)
+    while True:
+        wanted = int(kept * AIM * (budget - base) / max(size - base, 1))
+        at = max(MIN_CUT, min(water_level(lengths, wanted), at - max(1, at // SHRINK)))
+        rows = [i for i, n in enumerate(lengths) if n > at]
+        cut = {"at": at, "rows": rows, "lengths": [lengths[i] for i in rows]}
+        shown = [p[:at] if len(p) > at else p for p in predictions]
+        b64 = _deflated(_dumps(_with_predictions(data, shown, cut)))
+        if len(b64) <= budget or at == MIN_CUT:
+            return _payload_deflated(b64), Cut(at, len(rows), len(lengths), budget)
+        kept, size = sum(min(n, at) for n in lengths), len(b64)
 
 
 def unembed(script_text: str) -> dict[str, Any]:
