@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left, bisect_right
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, cast
 
@@ -59,6 +60,23 @@ _NUMPY_FROM = 400  # reference length from which a row costs less in NumPy than 
 _NOP, _SUB, _INS, _DEL = 0, 1, 2, 3  # table operations (hypothesis rows, reference columns)
 
 
+def _beam(n_ref: int, hyp_len: int) -> int:
+    """The band's half-width: ±25 cells, wider when the lengths differ a lot (sacrebleu)."""
+    ratio = n_ref / hyp_len if hyp_len else 1.0
+    return math.ceil(ratio / 2 + BEAM_WIDTH) if BEAM_WIDTH < ratio / 2 else BEAM_WIDTH
+
+
+def _bag_bound(hyp_codes: str, ref_codes: str) -> int:
+    """A lower bound of the edit distance that no shift changes.
+
+    An alignment matches equal words one to one, so it has at most the multiset
+    intersection ``c`` of matches and at least ``max(n, m) − c`` edits. A shift keeps
+    the hypothesis's words, so every shifted candidate has this bound too.
+    """
+    common = Counter(hyp_codes) & Counter(ref_codes)
+    return max(len(hyp_codes), len(ref_codes)) - sum(common.values())
+
+
 class _BandedDistance:
     """The banded edit distance of hypotheses of one length against one reference."""
 
@@ -68,9 +86,8 @@ class _BandedDistance:
         self.ref_codes = "".join(codes[w] for w in ref)
         self.n_ref = len(ref)
         self.n_hyp = hyp_len
-        ratio = self.n_ref / hyp_len if hyp_len else 1.0
-        self.ratio = ratio
-        self.beam = math.ceil(ratio / 2 + BEAM_WIDTH) if BEAM_WIDTH < ratio / 2 else BEAM_WIDTH
+        self.ratio = self.n_ref / hyp_len if hyp_len else 1.0
+        self.beam = _beam(self.n_ref, hyp_len)
         self.first_row = list(range(self.n_ref + 1))
         self.windows = [self.window(i) for i in range(hyp_len + 1)]
         self.lo = [lo for lo, _ in self.windows]
@@ -370,9 +387,19 @@ def ter_edits(hyp: Sequence[str], ref: Sequence[str]) -> int:
         if word not in codes:
             n = len(codes)
             codes[word] = chr(n if n < 0xD800 else n + 0x800)
-    table = _BandedDistance(ref, len(hyp), codes)
+    # Once the distance reaches the bound no shift gains: the search would stop there.
+    # (Below the beam the banded distance is rapidfuzz's, as in ``_BandedDistance``.)
+    ref_codes = "".join(map(codes.__getitem__, ref))
+    bound = _bag_bound("".join(map(codes.__getitem__, hyp)), ref_codes)
+    beam = _beam(len(ref), len(hyp))
+    table: _BandedDistance | None = None
     words, shifts, checked = list(hyp), 0, 0
     while True:
+        exact = Levenshtein.distance("".join(map(codes.__getitem__, words)), ref_codes)
+        if exact == bound and exact < beam:
+            return shifts + exact
+        if table is None:
+            table = _BandedDistance(ref, len(hyp), codes)
         gain, shifted, checked, distance = _best_shift(words, ref, table, checked)
         if checked >= MAX_SHIFT_CANDIDATES or gain <= 0:
             return shifts + distance  # the distance of ``words``, the last shift not applied
