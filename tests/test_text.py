@@ -97,6 +97,39 @@ def test_13a_matches_sacrebleu_on_a_random_corpus() -> None:
         assert tokenize(text, "13a") == sacre(text).split(), text
 
 
+_13A_LONG = [*_13A_HARD, *"!#$%*+:=?@[\\]^_`{|}~", "word", "Word7", "12", " ", " ", " "]
+
+
+@given(st.lists(st.sampled_from(_13A_LONG), min_size=60, max_size=200).map("".join))
+def test_13a_matches_sacrebleu_on_long_text(text: str) -> None:
+    # Texts past _13A_PAD_MIN characters go through the padding pass when no two
+    # periods/commas touch and no period/comma sits between digits or dash after a digit.
+    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+
+    assert tokenize(text, "13a") == Tokenizer13a()(text).split()
+
+
+def test_13a_padding_pass_matches_sacrebleu_on_a_random_corpus() -> None:
+    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+
+    from assay.text.tokenize import _13A_DIGIT_JOINED
+    rng = random.Random(1311)
+    sacre = Tokenizer13a()
+    padded = 0
+    pieces = [p for p in _13A_LONG if p not in (".", ",")]
+    for _ in range(3000):
+        words = [rng.choice(pieces) for _ in range(rng.randint(40, 160))]
+        for i in range(0, len(words), rng.randint(3, 12)):  # sentence ends, commas
+            words[i] += rng.choice(". , ".split(" "))
+        text = "".join(words)
+        line = text.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
+        adjacent = any(pair in line for pair in ("..", ".,", ",.", ",,"))
+        if len(line) >= 96 and not adjacent and not _13A_DIGIT_JOINED.search(line):
+            padded += 1
+        assert tokenize(text, "13a") == sacre(text).split(), text
+    assert padded > 600, padded  # the padding pass itself was exercised
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [

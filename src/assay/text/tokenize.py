@@ -106,6 +106,14 @@ def _13a_token_pattern(plain: str) -> str:
 
 
 _13A_TOKEN = re.compile(_13a_token_pattern(_13A_PLAIN))
+# Without two adjacent periods/commas, a period or comma between digits or a dash after a
+# digit, the rules split off every symbol of rule 1's class and every period and comma,
+# and nothing else: padding each with spaces (``str.replace``, a C pass per character
+# present) and splitting gives their tokens. On long texts that is ~2-3x faster than the
+# ``findall``; on short ones the ``findall`` is faster (:data:`_13A_PAD_MIN`).
+_13A_PADDED = tuple((c, f" {c} ") for c in "!\"#$%&()*+/:;<=>?@[\\]^_`{|}~.,")
+_13A_DIGIT_JOINED = re.compile(r"[.,\-](?<=[0-9][.,\-])(?:(?<=-)|(?=[0-9]))")
+_13A_PAD_MIN = 96  # characters
 _13A_ADJACENT = re.compile(r"[.,][.,]")
 _DIGITS = "0123456789"
 
@@ -212,6 +220,11 @@ def tokenize_13a(text: str) -> list[str]:
         line = f" {line} "
         for pattern, replacement in _13A_RULES:
             line = pattern.sub(replacement, line)
+        return line.split()
+    if len(line) >= _13A_PAD_MIN and not _13A_DIGIT_JOINED.search(line):
+        for char, padded in _13A_PADDED:
+            if char in line:
+                line = line.replace(char, padded)
         return line.split()
     tokens: list[str] = _13A_TOKEN.findall(line)
     return tokens
