@@ -169,3 +169,18 @@ def test_the_page_says_what_was_cut(document: dict[str, Any]) -> None:
     note = f'{len(cut["rows"])} of 144 predictions are longer than {cut["at"]} characters'
     assert note in html and "assay-result.json" in html
     assert 'id="items-cut"' not in render_html(verbose, compress_over=0)
+
+
+@given(st.lists(st.text(max_size=40), min_size=1, max_size=12), st.integers(0, 30))
+def test_spliced_json_is_the_json_of_the_cut_data(texts: list[str], at: int) -> None:
+    from assay.report.result.html_data import _dumps, _Spliced, _with_predictions
+
+    data = {"items": {"question": list(range(len(texts))), "prediction": texts}, "structured": {}}
+    rows = [i for i, t in enumerate(texts) if len(t) > at]
+    cut = {"at": at, "rows": rows, "lengths": [len(texts[i]) for i in rows]}
+    shown = [t[:at] for t in texts]
+    assert _Spliced(data).text(at, rows, cut) == _dumps(_with_predictions(data, shown, cut))
+    data["structured"] = {"response": ["\x00assay:predictions\x00"]}  # the marker elsewhere
+    spliced = _Spliced(data)
+    assert not spliced.exact
+    assert spliced.text(at, rows, cut) == _dumps(_with_predictions(data, shown, cut))

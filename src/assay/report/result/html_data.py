@@ -46,7 +46,10 @@ import base64
 import json
 import math
 import zlib
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
+from itertools import accumulate
+from json.encoder import encode_basestring
 from typing import Any
 
 COMPRESS_OVER = 200_000
@@ -182,12 +185,53 @@ def water_level(lengths: list[int], total: int) -> int:
     With ``total`` at least ``sum(lengths)`` that is the longest length.
     """
     ordered = sorted(lengths)
-    below = 0  # characters of the lengths already passed
-    for k, length in enumerate(ordered):
-        if below + (len(ordered) - k) * length > total:
-            return max(0, (total - below) // (len(ordered) - k))
-        below += length
-    return ordered[-1] if ordered else 0
+    return _level(ordered, list(accumulate(ordered, initial=0)), total)
+
+
+def _level(ordered: list[int], below: list[int], total: int) -> int:
+    """:func:`water_level` on sorted lengths and their prefix sums (``below[k]``)."""
+    n = len(ordered)
+    # the first k whose own length as the level already passes the total
+    k = bisect_left(range(n), True, key=lambda j: below[j] + (n - j) * ordered[j] > total)
+    if k == n:
+        return ordered[-1] if ordered else 0
+    return max(0, (total - below[k]) // (n - k))
+
+
+_MARK_PREDICTIONS = "\x00assay:predictions\x00"
+_MARK_CUT = "\x00assay:cut\x00"
+
+
+class _Spliced:
+    """The data's JSON with the prediction list and the cut spliced in as text.
+
+    Encoding the rest of the data once and each prediction once (the encoder's own
+    string escaping, :func:`json.encoder.encode_basestring`) gives the same text as
+    :func:`_dumps` of the whole, without re-encoding every prediction on every pass.
+    """
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        predictions = data["items"]["prediction"]
+        marked = _with_predictions(data, [_MARK_PREDICTIONS], _MARK_CUT)
+        text = _dumps(marked)
+        head, _, rest = text.partition(_dumps([_MARK_PREDICTIONS]))
+        middle, _, tail = rest.partition(_dumps(_MARK_CUT))
+        self.parts = (head, middle, tail)
+        self.exact = text.count("assay:predictions") == 1 and text.count("assay:cut") == 1
+        self.data = data
+        self.encoded = [encode_basestring(p) for p in predictions] if self.exact else []
+
+    def text(self, at: int | None, rows: list[int], cut: dict[str, Any] | None) -> str:
+        """The JSON with predictions longer than ``at`` cut (``rows``) and ``cut`` recorded."""
+        predictions = self.data["items"]["prediction"]
+        if not self.exact:
+            shown = [p if at is None or len(p) <= at else p[:at] for p in predictions]
+            return _dumps(_with_predictions(self.data, shown, cut))
+        encoded = list(self.encoded)
+        for i in rows:
+            encoded[i] = encode_basestring(predictions[i][:at])
+        head, middle, tail = self.parts
+        return head + "[" + ",".join(encoded) + "]" + middle + _dumps(cut) + tail
 
 
 def _with_predictions(data: dict[str, Any], predictions: list[str], cut: Any) -> dict[str, Any]:
@@ -215,17 +259,20 @@ def embed_within(
     if max(lengths) <= MIN_CUT:
         return _payload_deflated(b64), None
     base = len(_deflated(_dumps(_with_predictions(data, [""] * len(lengths), None))))
-    kept, size, at = sum(lengths), len(b64), max(lengths)
+    ordered = sorted(lengths)
+    below = list(accumulate(ordered, initial=0))
+    spliced = _Spliced(data)
+    kept, size, at = below[-1], len(b64), ordered[-1]
     while True:
         wanted = int(kept * AIM * (budget - base) / max(size - base, 1))
-        at = max(MIN_CUT, min(water_level(lengths, wanted), at - max(1, at // SHRINK)))
+        at = max(MIN_CUT, min(_level(ordered, below, wanted), at - max(1, at // SHRINK)))
         rows = [i for i, n in enumerate(lengths) if n > at]
         cut = {"at": at, "rows": rows, "lengths": [lengths[i] for i in rows]}
-        shown = [p[:at] if len(p) > at else p for p in predictions]
-        b64 = _deflated(_dumps(_with_predictions(data, shown, cut)))
+        b64 = _deflated(spliced.text(at, rows, cut))
         if len(b64) <= budget or at == MIN_CUT:
             return _payload_deflated(b64), Cut(at, len(rows), len(lengths), budget)
-        kept, size = sum(min(n, at) for n in lengths), len(b64)
+        k = bisect_right(ordered, at)
+        kept, size = below[k] + (len(ordered) - k) * at, len(b64)
 
 
 def unembed(script_text: str) -> dict[str, Any]:
