@@ -55,8 +55,14 @@ def score(metric_name: str, prediction: str, targets: str | Sequence[str], **opt
         >>> score("f1", "the cat sat", ["the cat sat on the mat"])
         0.6666666666666666
     """
-    bound = _PLAIN.get(metric_name) if not options and type(metric_name) is str else None
-    return (bound or _bound(metric_name, options)).score(prediction, targets)
+    if not options:
+        try:  # the default binding's score method, looked up once per call
+            plain = _PLAIN[metric_name]
+        except (KeyError, TypeError):  # not bound yet, or not a string (then bind says so)
+            pass
+        else:
+            return plain(prediction, targets)
+    return _bound(metric_name, options).score(prediction, targets)
 
 
 _CACHEABLE = (str, int, float, bool, type(None))
@@ -69,7 +75,8 @@ def _bound(metric_name: str, options: dict[str, Any]) -> BoundMetric:
     separately; other value types (lists, objects) are bound afresh every call.
     """
     if not options and type(metric_name) is str:
-        bound = _PLAIN[metric_name] = bind(metric_name)
+        bound = bind(metric_name)
+        _PLAIN[metric_name] = bound.score
         return bound
     if isinstance(metric_name, str) and all(type(v) in _CACHEABLE for v in options.values()):
         key = tuple(sorted((k, type(v).__name__, v) for k, v in options.items()))
@@ -77,8 +84,9 @@ def _bound(metric_name: str, options: dict[str, Any]) -> BoundMetric:
     return bind(metric_name, **options)
 
 
-_PLAIN: dict[str, BoundMetric] = {}
-"""Metrics bound with their default options, by the name (or alias) that bound them."""
+_PLAIN: dict[str, Callable[[str, str | Sequence[str]], float]] = {}
+"""The ``score`` of metrics bound with their default options, by the name (or alias) that
+bound them (the bound method itself, so a call costs one dictionary look-up)."""
 
 
 @functools.lru_cache(maxsize=256)
