@@ -16,7 +16,8 @@ Run: .venv/bin/python bench/bench_report.py [--questions 5000] [--systems 13] [-
      loads (selenium + chromedriver; the browser start is not timed). The wall time of
      the same sequence seen from selenium is printed beside it.
 3. The HTML size on bench/scale_data.py's concise/medium/verbose 13 x 5,000 data
-   (a third of the systems answer with a paragraph) as well.
+   (a third of the systems answer with a paragraph) as well, with how many predictions
+   the page's 2.5 MB data budget cut and to what length (see html_data.embed_within).
 
 Prints ``TARGET <name> | <measured> | <target> | MET`` (or ``NOT MET``) lines.
 """
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 import sys
 import tempfile
@@ -218,7 +220,12 @@ def verbose(root: Path, n_questions: int, n_systems: int) -> None:
     files = scale_data.write(root / "verbose", n_questions, n_systems=n_systems)
     saved = saved_result(files, root / "verbose.json")
     page = root / "verbose.html"
-    report_html(saved, page)
+    wall = report_html(saved, page)
+    label = f"{n_systems}x{n_questions} verbose"
+    print(f"{label}: assay report --format html: {wall:.2f} s")
+    html = page.read_text("utf-8")
+    note = re.search(r'<p class="muted" id="items-cut">(\d+ of \d+ predictions[^:]*):', html)
+    print(f"{label}: " + (f"{note.group(1)}: cut to fit" if note else "no prediction cut"))
     name = f"html size {n_systems}x{n_questions} (scale_data, verbose answers)"
     target(name, page.stat().st_size / 1e6, SIZE_TARGET_MB, "MB")
 

@@ -29,7 +29,7 @@ The size budget (:func:`embed_within`): when the deflated block would be longer 
 ``budget`` characters (:data:`DATA_BUDGET`, 2.5 MB), the long predictions are cut to
 one common length ``at``: every prediction longer than ``at`` characters keeps its
 first ``at`` characters, the others are whole. ``at`` is found by re-compressing: the
-first guess is the length that keeps the predictions' share of the block within 92 %
+first guess is the length that keeps the predictions' share of the block within 90 %
 of what the budget leaves them, at the compression ratio just measured
 (water-filling: the largest ``at`` with ``sum(min(len(p), at))`` at most the
 characters wanted), and each further pass
@@ -59,7 +59,7 @@ DEFLATE_LEVEL = 1
 DATA_BUDGET = 2_500_000  # characters of the embedded block before predictions are cut
 MIN_CUT = 200  # a cut prediction keeps at least this many characters
 SHRINK = 50  # each further pass cuts at least at // SHRINK characters more (2 %)
-AIM = 0.92  # aim below the budget: cut text deflates a little worse than whole text
+AIM = 0.9  # aim below the budget: cut text deflates a little worse than whole text
 
 
 @dataclass(frozen=True, slots=True)
