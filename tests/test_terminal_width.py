@@ -217,3 +217,41 @@ def test_a_few_systems_keep_one_mdd_line_per_pair(sample: dict[str, Any]) -> Non
     for pair in sample["comparison"]["pairs"]:
         mdd = format_number(pair["difference"]["mdd"])
         assert f"{pair['a']} vs {pair['b']}: minimum detectable difference {mdd}" in text
+
+
+# --- the fit test's shortcut: a lower bound on the width, decided without rich -----------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from rich.table import Table  # noqa: E402
+
+from assay.report.result.terminal import _fits, _needed_width, _plain_width  # noqa: E402
+
+CELL = st.text(
+    st.sampled_from(list("ab AZ09.-+*()[]/#@:\\–·é中\u0301\n")), max_size=14
+)  # plain cells, markup, emoji codes, escapes, wide and zero-width characters
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.lists(CELL, min_size=1, max_size=5), min_size=1, max_size=5),
+    st.integers(5, 90),
+    st.booleans(),
+)
+def test_fits_agrees_with_rich_measuring(rows: list[list[str]], width: int, no_wrap: bool) -> None:
+    columns = max(len(r) for r in rows)
+    table = Table(title="t")
+    for k in range(columns):
+        table.add_column(f"c{k}", no_wrap=no_wrap)
+    for row in rows:
+        table.add_row(*row, *[""] * (columns - len(row)))
+    console = Console(file=None, width=width)
+    assert _fits(console, table) == (_needed_width(console, table) <= width)
+
+
+def test_plain_width_is_the_drawn_width_or_zero() -> None:
+    console = Console(width=200)
+    for cell in ("0.523 [0.497, 0.549]", "+0.123 (p=0.0001)*", ".52 [.49–.55]", "n/a"):
+        assert _plain_width(cell) == len(cell) == console.measure(cell).maximum
+    for cell in ("[bold]x[/bold]", "a:smile:", "中文", "e\u0301", "a\nb", "a\\[b]"):
+        assert _plain_width(cell) == 0

@@ -9,6 +9,7 @@ Reads only the numbers in the document; formatting matches the Markdown renderer
 from __future__ import annotations
 
 import os
+import re
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -53,6 +54,7 @@ def _wilson_cell(rate: dict[str, Any] | None, compact: bool) -> str:
 
 
 WILSON = "accuracy k/n [Wilson]"
+_MARKUP = re.compile(r"\[[a-z#/@]")  # how rich's markup tags begin (rich.markup.RE_TAGS)
 
 
 def leaderboard_table(
@@ -106,6 +108,36 @@ def _needed_width(console: Console, table: Table) -> int:
     return console.measure(table, options=console.options.update_width(10_000)).maximum
 
 
+_ONE_CELL = frozenset("–−—·…")  # non-ASCII characters one terminal cell wide
+
+
+def _plain_width(cell: object) -> int:
+    """The width of a cell rich draws as its own characters; 0 for any other cell.
+
+    Plain: a one-line ``str`` of printable ASCII (and :data:`_ONE_CELL`) with no
+    backslash, no ``:`` (emoji codes) and nothing that opens a markup tag.
+    """
+    if not isinstance(cell, str) or "\\" in cell or ":" in cell or _MARKUP.search(cell):
+        return 0
+    if not all(c in _ONE_CELL or (c.isascii() and c.isprintable()) for c in cell):
+        return 0
+    return len(cell)
+
+
+def _fits(console: Console, table: Table) -> bool:
+    """Whether ``table`` fits the console unwrapped (``_needed_width <= console.width``).
+
+    A table needs at least the sum over its columns of the widest plain cell (header
+    included; padding and borders come on top), so when that sum alone is past the
+    width the answer is no without rich measuring every cell.
+    """
+    bound = sum(
+        max((_plain_width(c) for c in (column.header, *column.cells)), default=0)
+        for column in table.columns
+    )
+    return bound <= console.width and _needed_width(console, table) <= console.width
+
+
 def fitted_leaderboard(document: dict[str, Any], console: Console) -> tuple[Table, str | None]:
     """The widest leaderboard that fits the console, and a note naming what was left out.
 
@@ -120,7 +152,7 @@ def fitted_leaderboard(document: dict[str, Any], console: Console) -> tuple[Tabl
     ]  # fmt: skip
     for compact, drop in variants:
         table = leaderboard_table(document, compact=compact, drop=drop)
-        if _needed_width(console, table) <= console.width:
+        if _fits(console, table):
             break
     if not drop:
         return table, None
@@ -221,7 +253,7 @@ def fitted_pairwise(document: dict[str, Any], console: Console) -> Table:
     matrix = pairwise_matrix(document)
     for column in matrix.columns:
         column.no_wrap = True
-    return matrix if _needed_width(console, matrix) <= console.width else pair_list(document)
+    return matrix if _fits(console, matrix) else pair_list(document)
 
 
 def print_pairwise(document: dict[str, Any], console: Console) -> None:
@@ -271,12 +303,12 @@ def fitted_slice_tables(document: dict[str, Any], dimension: str, console: Conso
     tables = [slice_table(document, dimension), slice_table(document, dimension, compact=True),
               slice_table_by_system(document, dimension)]  # fmt: skip
     for table in tables:
-        if _needed_width(console, table) <= console.width:
+        if _fits(console, table):
             return [table]
     groups: list[list[str]] = [[]]
     for name in names:
         trial = slice_table(document, dimension, compact=True, systems=[*groups[-1], name])
-        if groups[-1] and _needed_width(console, trial) > console.width:
+        if groups[-1] and not _fits(console, trial):
             groups.append([])
         groups[-1].append(name)
     starts = [sum(len(g) for g in groups[:i]) for i in range(len(groups))]
