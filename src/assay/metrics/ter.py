@@ -20,7 +20,9 @@ The search follows Tercom exactly as sacrebleu re-implements it:
   longer, earlier in the hypothesis, earlier target). The search stops when no
   shift helps or 1,000 candidates have been examined in total.
 
-Speed without changing a number: a path of cost ``d`` never leaves the band
+Speed without changing a number: each round first compares rapidfuzz's distance
+with ``max(n, m) − |hyp ∩ ref|`` (multisets), a bound no shift changes; when they are
+equal below the beam no shift can gain and the search stops there. A path of cost ``d`` never leaves the band
 ``|j − i·r| ≤ d`` (its insertions and deletions bound the drift), so when the
 unrestricted distance (rapidfuzz, C++) is below the beam width the banded distance
 equals it and the banded table is not needed. Nor is it when one shortest
