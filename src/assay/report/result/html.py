@@ -13,7 +13,9 @@ for, in the page footer outside the scored content.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from importlib import resources
+from operator import itemgetter
 from typing import Any
 
 from assay.report.markdown import format_interval, format_number
@@ -135,21 +137,41 @@ def matrix_plot(document: dict[str, Any]) -> dict[str, str]:
     return _plot("matrix", title, svg.heatmap(names, names, cells, title), caption)
 
 
-def distribution_plots(document: dict[str, Any]) -> list[dict[str, str]]:
-    """Per metric: how many questions fall in each score bin, per system."""
+def score_bins(document: dict[str, Any]) -> dict[tuple[str, str], list[int]]:
+    """Per (metric, system): how many of the system's questions fall in each of :data:`BINS`.
+
+    The (system, scores) pairs are tallied in one ``Counter`` pass over the items (many
+    repeat: 0/1 scores), then each distinct pair is binned once, its count added.
+    """
     names = [s["system"] for s in document["systems"]]
     metrics = document["metrics"]
     counts = {(m, name): [0] * len(BINS) for m in metrics for name in names}
+    if not metrics:
+        return counts
+    pick = itemgetter(*metrics, metrics[0])  # a tuple even for one metric (one extra entry)
+    tally = Counter(
+        [
+            (name, pick(result))
+            for item in document["items"]
+            for name, result in item["results"].items()
+        ]
+    )
     bins: dict[float, int] = {}  # scores repeat (0, 1, 1/2, ...): each value binned once
-    for item in document["items"]:
-        for name, result in item["results"].items():
-            for metric in metrics:
-                value = result[metric]
-                found = bins.get(value)
-                if found is None:
-                    found = bins[value] = _bin(value)
-                counts[metric, name][found] += 1
+    for (name, values), n in tally.items():
+        for metric, value in zip(metrics, values, strict=False):  # values: one extra
+            found = bins.get(value)
+            if found is None:
+                found = bins[value] = _bin(value)
+            counts[metric, name][found] += n
+    return counts
+
+
+def distribution_plots(document: dict[str, Any]) -> list[dict[str, str]]:
+    """Per metric: how many questions fall in each score bin, per system."""
+    names = [s["system"] for s in document["systems"]]
+    counts = score_bins(document)
     plots = []
+    metrics = document["metrics"]
     for metric in metrics:
         series = [(name, counts[metric, name]) for name in names]
         caption = (
