@@ -20,21 +20,20 @@ The search follows Tercom exactly as sacrebleu re-implements it:
   longer, earlier in the hypothesis, earlier target). The search stops when no
   shift helps or 1,000 candidates have been examined in total.
 
-Speed without changing a number: each round first compares rapidfuzz's distance
-with ``max(n, m) − |hyp ∩ ref|`` (multisets), a bound no shift changes; when they are
-equal below the beam no shift can gain and the search stops there. A path of cost ``d`` never leaves the band
-``|j − i·r| ≤ d`` (its insertions and deletions bound the drift), so when the
-unrestricted distance (rapidfuzz, C++) is below the beam width the banded distance
-equals it and the banded table is not needed. Nor is it when one shortest
+Speed without changing a number: each round first compares rapidfuzz's distance with
+``max(n, m) − |hyp ∩ ref|`` (multisets), a bound no shift changes; when they are equal
+below the beam no shift can gain and the search stops there. A path of cost ``d`` never
+leaves the band ``|j − i·r| ≤ d`` (its insertions and deletions bound the drift), so
+when the unrestricted distance (rapidfuzz, C++) is below the beam width the banded
+distance equals it and the banded table is not needed. Nor is it when one shortest
 unrestricted alignment (rapidfuzz's ``editops``) stays inside the band: the banded
 distance is never smaller, and that path is a banded path. Only the remaining
-candidates, and the one alignment per round, run the banded table in Python,
-starting from the rows of the longest prefix the candidate shares with the
-current hypothesis. For references of 400 words or more the alignment's table is
-built in NumPy, a row at a time over its band (the same integers), because the
-cell loop's full-length rows cost O(reference length) each; shorter ones keep the
-loop, which is faster there. The runs of equal words within 50 positions are
-found by bisection in each word's sorted positions.
+candidates, and the one alignment per round, run the banded table in Python, starting
+from the rows of the longest prefix the candidate shares with the current hypothesis.
+For references of 400 words or more the alignment's table is built in NumPy, a row at a
+time over its band (the same integers), because the cell loop's full-length rows cost
+O(reference length) each; shorter ones keep the loop, which is faster there. The runs of
+equal words within 50 positions are found by bisection in each word's sorted positions.
 
 Text: :func:`assay.text.tercom.tercom_tokens` with the options ``normalized``,
 ``no_punct``, ``asian_support`` and ``case_sensitive`` (sacrebleu's defaults: all off).
