@@ -59,6 +59,20 @@ def test_batch_statistics_equal_per_item(name: str, options: dict[str, Any]) -> 
     assert batch(name, options) == per_item(name, options)
 
 
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [("bleu", {}), ("corpus_bleu", {}), ("bleu", {"normalizer": "squad", "lowercase": True})],
+)
+def test_single_reference_batch_equals_per_item(name: str, options: dict[str, Any]) -> None:
+    # Every item with one target: BLEU's one-reference layout (and its text shortcut).
+    spec = get_metric(name)
+    settings = spec.bind(**options).settings
+    assert spec.stats_fn is not None and spec.batch_stats_fn is not None
+    single = [t[:1] for t in TARGETS]
+    expected = [spec.stats_fn(p, t, settings) for p, t in zip(PREDS, single, strict=True)]
+    assert spec.batch_stats_fn(PREDS, single, settings) == expected
+
+
 @pytest.mark.parametrize("name", ["bleu", "chrf++", "gleu"])
 def test_small_chunks_and_dense_keys(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_vector, "CHUNK", 50)  # many chunks, groups never split

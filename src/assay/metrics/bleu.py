@@ -52,8 +52,9 @@ the tokenizer. Registry entries:
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import chain
 from typing import Any
 
@@ -73,6 +74,7 @@ from assay.metrics.ngrams import (
     max_counts,
     shifted,
 )
+from assay.text.normalize import normalize_none
 
 SMOOTHINGS = ("none", "floor", "add-k", "add-one-all", "exp", *NLTK_SMOOTHINGS)
 # nltk's SmoothingFunction numbering; each alias is recorded under its assay name.
@@ -300,6 +302,14 @@ def _tokens(text: str, s: Settings) -> list[str]:
     return s.tokenize(text.rstrip())
 
 
+def _text_tokenizer(s: Settings) -> Callable[[str], list[str]]:
+    """:func:`_tokens` under ``s``, with the default normalizer and ``lowercase`` resolved once."""
+    if s.normalize is normalize_none and not s.params.get("lowercase"):
+        tokenize = s.tokenize
+        return lambda text: tokenize(text.rstrip())
+    return functools.partial(_tokens, s=s)
+
+
 def _stats(prediction: str, targets: Sequence[str], s: Settings) -> Stats:
     refs = [_tokens(t, s) for t in targets]
     floor_one = s.params["empty_order"] == "floor-one"
@@ -318,27 +328,35 @@ def _batch_stats(
 
     order, floor_one = stat_order(s.params), s.params["empty_order"] == "floor-one"
     shortest = s.params["brevity"] == "shortest"
-    hyps = [_tokens(p, s) for p in predictions]
-    refs = [[_tokens(t, s) for t in targets] for targets in targets_list]
-    texts: list[list[str]] = []
-    group: list[int] = []
-    slot: list[int] = []
-    for i, (hyp, item_refs) in enumerate(zip(hyps, refs, strict=True)):
-        texts += [hyp, *item_refs]
-        group += [i] * (len(item_refs) + 1)
-        slot += range(len(item_refs) + 1)
-    matches = _vector.clipped_matches(
-        _vector.pack_tokens(texts), np.array(group), np.array(slot), len(hyps), order
-    )
-    hyp_len = np.array([len(h) for h in hyps], dtype=np.int64)
-    ref_len = [
-        len(r[0])
-        if len(r) == 1
-        else min(map(len, r))
-        if shortest
-        else closest_ref_len(len(h), [len(t) for t in r])
-        for h, r in zip(hyps, refs, strict=True)
-    ]
+    tokens = _text_tokenizer(s)
+    hyps = list(map(tokens, predictions))
+    n = len(hyps)
+    ref_len: list[int]
+    if all(len(targets) == 1 for targets in targets_list):  # one reference each
+        ref_texts = list(map(tokens, [targets[0] for targets in targets_list]))
+        texts = [text for pair in zip(hyps, ref_texts, strict=True) for text in pair]
+        group, slot = np.repeat(np.arange(n), 2), np.tile(np.array([0, 1]), n)
+        ref_len = list(map(len, ref_texts))
+    else:
+        refs = [list(map(tokens, targets)) for targets in targets_list]
+        texts = []
+        group_list: list[int] = []
+        slot_list: list[int] = []
+        for i, item_refs in enumerate(refs):
+            texts += [hyps[i], *item_refs]
+            group_list += [i] * (len(item_refs) + 1)
+            slot_list += range(len(item_refs) + 1)
+        group, slot = np.array(group_list), np.array(slot_list)
+        ref_len = [
+            len(r[0])
+            if len(r) == 1
+            else min(map(len, r))
+            if shortest
+            else closest_ref_len(len(h), [len(t) for t in r])
+            for h, r in zip(hyps, refs, strict=True)
+        ]
+    matches = _vector.clipped_matches(_vector.pack_tokens(texts), group, slot, n, order)
+    hyp_len = np.fromiter(map(len, hyps), dtype=np.int64, count=n)
     totals = [np.maximum(hyp_len - k, 1 if floor_one else 0) for k in range(order)]
     table = np.vstack([hyp_len, np.array(ref_len, dtype=np.int64), matches, *totals])
     return list(map(tuple, table.T.tolist()))
