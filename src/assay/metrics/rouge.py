@@ -17,7 +17,10 @@ are counted with the per-token clipping of ROUGE 1.5.5 (a token is counted at mo
 as often as it occurs on either side). ``P = hits / pred tokens``,
 ``R = hits / target tokens``. The LCS positions follow rouge-score's backtracking
 (prefer moving along the prediction when that keeps a longer LCS), computed from
-bit-parallel rows (Hyyrö 2004) instead of a full table.
+bit-parallel rows (Hyyrö 2004) instead of a full table. Items with 64 or more
+sentence pairs (and predicted sentences of at most 52 tokens) go to
+:mod:`assay.metrics.rouge_union`, which runs the rows and the backtracking of every
+pair of a whole corpus in lockstep with numpy.
 
 All four: ``F = (1 + β²) P R / (β² P + R)`` (0 when P + R = 0; ``beta`` default 1),
 ``measure`` picks ``f`` (default), ``p`` or ``r``. Multi-target: the target with the
@@ -230,14 +233,75 @@ def _rouge_l(prediction: str, target: str, s: Settings) -> Stats:
     return (lcs_length(pred, ref), len(pred), len(ref))
 
 
+_UNION_MIN_PAIRS = 64  # sentence pairs from which the vectorised union-LCS is faster
+
+
 def _rouge_lsum(prediction: str, target: str, s: Settings) -> Stats:
-    pred, ref = _sentences(prediction, s), _sentences(target, s)
-    n_pred, n_ref = sum(map(len, pred)), sum(map(len, ref))
-    if not n_pred or not n_ref:
-        return (0, n_pred, n_ref)
-    if len(pred) == 1 and len(ref) == 1:  # one LCS: its tokens always survive the clipping
-        return (lcs_length(pred[0], ref[0]), n_pred, n_ref)
-    return (summary_lcs_hits(ref, pred), n_pred, n_ref)
+    return _lsum_stats([_sentences(prediction, s)], [[_sentences(target, s)]], s)[0]
+
+
+def _lsum_batch(
+    predictions: Sequence[str], targets_list: Sequence[Sequence[str]], s: Settings
+) -> list[Stats]:
+    """``rouge_lsum``'s statistics for a corpus: each text split and tokenised once."""
+    preds = [_sentences(p, s) for p in predictions]
+    return _lsum_stats(preds, [[_sentences(t, s) for t in ts] for ts in targets_list], s)
+
+
+Sentences = list[list[str]]
+
+
+def _lsum_stats(
+    preds: Sequence[Sentences], targets_list: Sequence[Sequence[Sentences]], s: Settings
+) -> list[Stats]:
+    """The best target's statistics per item; large unions go to :mod:`rouge_union` at once."""
+    rows: list[list[list[Any]]] = []
+    union: list[tuple[Sentences, Sentences]] = []
+    for pred, refs in zip(preds, targets_list, strict=True):
+        n_pred = sum(map(len, pred))
+        item = []
+        for ref in refs:
+            row: list[Any] = [0, n_pred, sum(map(len, ref))]
+            if not n_pred or not row[2]:
+                pass
+            elif len(pred) == 1 and len(ref) == 1:  # one LCS: its tokens survive the clipping
+                row[0] = lcs_length(pred[0], ref[0])
+            elif len(pred) * len(ref) < _UNION_MIN_PAIRS:
+                row[0] = summary_lcs_hits(ref, pred)
+            else:
+                row[0] = None
+                union.append((ref, pred))
+            item.append(row)
+        rows.append(item)
+    _fill_union(rows, union)
+    beta = s.params["beta"]
+    return [_best_row(item, beta) for item in rows]
+
+
+def _fill_union(rows: list[list[list[Any]]], union: list[tuple[Sentences, Sentences]]) -> None:
+    """Put the union-LCS hits into the rows left ``None`` (in order)."""
+    if not union:
+        return
+    from assay.metrics.rouge_union import union_hits
+
+    hits = iter(union_hits(union))
+    pending = iter(union)
+    for item in rows:
+        for row in item:
+            if row[0] is None:
+                value, (ref, pred) = next(hits), next(pending)
+                row[0] = summary_lcs_hits(ref, pred) if value is None else value
+
+
+def _best_row(item: Sequence[Sequence[Any]], beta: float) -> Stats:
+    """The row with the best F (the first on ties), as :func:`_best_target`."""
+    best: Stats = ()
+    best_f = -1.0
+    for row in item:
+        f = prf(row[0], row[1], row[2], beta)[2]
+        if f > best_f:
+            best, best_f = tuple(row), f
+    return best
 
 
 def _value(stats: Sequence[float], s: Settings) -> float:
@@ -354,7 +418,13 @@ class RougeSpec(MetricSpec):
         return "bootstrap", details["mid"], details
 
 
-def _spec(name: str, pair: PairStats, description: str, citation: str) -> MetricSpec:
+def _spec(
+    name: str,
+    pair: PairStats,
+    description: str,
+    citation: str,
+    batch: Callable[..., list[Stats]] | None = None,
+) -> MetricSpec:
     stats = _best_target(pair)
     return RougeSpec(
         name=name,
@@ -370,6 +440,7 @@ def _spec(name: str, pair: PairStats, description: str, citation: str) -> Metric
         stats_fn=stats,
         stats_names=_names,
         reduce_fn=_value,
+        batch_stats_fn=batch,
     )
 
 
@@ -387,5 +458,6 @@ METRICS = (
         _rouge_lsum,
         "ROUGE-Lsum summary-level union LCS over newline-split sentences",
         "Lin 2004 §3.2, summary-level LCS (ROUGE-Lsum)",
+        _lsum_batch,
     ),
 )
