@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
+import datetime
+import enum
 import json
 import math
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +22,7 @@ from assay.report.structured.json_stream import (
     FORMAT_SHAPE,
     ITEM_SHAPE,
     REFERENCE_SHAPE,
+    _orjson_records,
     render_structured_json_fast,
     structured_json_chunks,
     write_structured_json,
@@ -138,3 +143,102 @@ def test_cli_output_is_json_dumps_of_what_it_holds(tmp_path: Path) -> None:
     text = out.read_text("utf-8")
     assert text == reference(json.loads(text))
     assert text == reference(score_bundled_example().to_dict())
+
+
+# --- the orjson path: kept only where its text is provably json.dumps's ---------------
+
+orjson = pytest.importorskip("orjson")  # a declared dependency: installed by make test
+
+
+class _Colour(enum.Enum):
+    RED = "red"
+
+
+class _Number(enum.IntEnum):
+    ONE = 1
+
+
+class _Key(str):
+    pass
+
+
+@dataclasses.dataclass
+class _Point:
+    x: int
+
+
+def _deep(levels: int) -> Any:
+    value: Any = 1
+    for _ in range(levels):
+        value = [value]
+    return value
+
+
+HAZARDS = [
+    float("nan"), float("inf"), -float("inf"), 1e-05, -1.5e-07, 5e-324, 9.99e-05,
+    2**64, -(2**63) - 1, "lone \ud800", {_Key("k"): 1}, {1: "int key"}, _Number.ONE,
+    _deep(300),
+]  # fmt: skip
+UNWRITABLE = [_Colour.RED, _Point(1), uuid.UUID(int=7), datetime.date(2024, 1, 2), {1, 2},
+              b"bytes", 1j]  # fmt: skip
+
+
+def _records(value: Any) -> list[Any]:
+    report = score_bundled_example().to_dict()
+    records = [dict(item) for item in report["items"]]
+    records[3] = {**records[3], "response": value}
+    return records
+
+
+@pytest.mark.parametrize("value", HAZARDS, ids=repr)
+def test_orjson_is_refused_where_its_text_could_differ(value: Any) -> None:
+    """Each value orjson writes otherwise (or not at all) sends its chunk to the stdlib writer."""
+    records = _records(value)
+    assert _orjson_records(records, orjson.dumps) is None
+    assert _orjson_records(_records("plain"), orjson.dumps) is not None  # the check's control
+    report = {"items": records, "kind": "x"}
+    assert render_structured_json_fast(report) == reference(report)
+
+
+@pytest.mark.parametrize("value", UNWRITABLE, ids=repr)
+def test_values_json_cannot_write_still_fail(value: Any) -> None:
+    """orjson would write an Enum or a dataclass; json.dumps refuses them, so does the writer."""
+    report = {"items": _records(value)}
+    assert _orjson_records(report["items"], orjson.dumps) is None
+    with pytest.raises((TypeError, ValueError)):
+        reference(report)
+    with pytest.raises((TypeError, ValueError)):
+        render_structured_json_fast(report)
+
+
+finite = st.floats(allow_nan=False, allow_infinity=False)
+plain_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**63), 2**64 - 1) | finite | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=16,
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(plain_values, min_size=1, max_size=6))
+def test_orjson_text_when_kept_is_json_dumps_text(records: list[Any]) -> None:
+    """Any value orjson's text is kept for gives json.dumps's text at the records' depth."""
+    text = _orjson_records(records, orjson.dumps)
+    expected = reference({"items": records}).split("\n", 2)[2]  # after '{' and '  "items": ['
+    expected = expected[4 : expected.rindex("\n  ]")]
+    if text is not None:
+        assert text.decode("utf-8") == expected
+
+
+def test_a_tuple_is_a_list_to_both() -> None:
+    report = {"items": _records((1, 2.5, "x"))}
+    assert _orjson_records(report["items"], orjson.dumps) is not None
+    assert render_structured_json_fast(report) == reference(report)
+
+
+def test_the_bench_like_report_goes_through_orjson() -> None:
+    """Real records (every bucket, verdict and reason) take the fast path, same bytes."""
+    report = score_bundled_example(read_facts_from_wrapped=True).to_dict()
+    assert _orjson_records(report["items"], orjson.dumps) is not None
+    report["items"] = report["items"] * 40
+    assert render_structured_json_fast(report) == reference(report)

@@ -14,11 +14,33 @@ text never differs.
 :func:`write_structured_json` streams the chunks (:data:`ITEMS_PER_CHUNK` records each)
 to a temporary file that atomically replaces the target (:func:`assay.io.output.open_output`),
 so neither the whole text nor its UTF-8 bytes are held in memory.
+
+**orjson, where it provably writes the same bytes.** When ``orjson`` is installed, each
+chunk of records is first written by it (``OPT_INDENT_2 | OPT_SORT_KEYS``, moved to the
+records' depth). Its text equals ``json.dumps``'s for exactly-typed ``dict``/``list``/
+``str``/``int``/``float``/``bool``/``None`` values except for non-finite floats (it writes
+``null``), floats below ``1e-4`` in magnitude (``0.00001`` for ``1e-05``), integers
+beyond 64 bits and lone surrogates (it raises). So a chunk keeps orjson's text only when
+
+* ``marshal.dumps(chunk, 2)`` succeeds (exact built-in types only: no subclass, enum,
+  UUID, dataclass or other object orjson would write but ``json.dumps`` would not) and
+  its image holds no double with an all-ones exponent (no NaN or infinity: a search of
+  the image's ``g`` float records; a string that happens to look like one only costs
+  speed);
+* orjson itself does not raise (big integers, surrogates, non-string keys, sets, bytes,
+  nesting past its limit); and
+* its text holds neither ``0.0000`` nor a digit followed by ``e-``, the only two forms
+  in which it writes a float below ``1e-4`` (every other finite float is written as
+  ``float.__repr__`` writes it; a property test checks millions of them).
+
+Any other chunk is written by the stdlib-based writer below, so the text never differs.
 """
 
 from __future__ import annotations
 
 import json
+import marshal
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -73,8 +95,9 @@ def write_structured_json(path: str | Path, report: dict[str, Any], option: str 
         OutputFileError: the file cannot be written (the old file, or none, is left).
     """
     with open_output(path, option=option) as sink:
-        for chunk in structured_json_chunks(report):
-            sink.write(chunk.encode("utf-8", "backslashreplace"))
+        for text, records in _pieces(report, ITEMS_PER_CHUNK):
+            sink.write(text.encode("utf-8", "backslashreplace"))
+            sink.write(records)
     return sink.path
 
 
@@ -82,22 +105,81 @@ def structured_json_chunks(
     report: dict[str, Any], items_per_chunk: int = ITEMS_PER_CHUNK
 ) -> Iterator[str]:
     """The JSON report's text in pieces: the head, the records in chunks, the tail."""
+    for text, records in _pieces(report, items_per_chunk):
+        yield text + records.decode("utf-8") if records else text
+
+
+def _pieces(report: dict[str, Any], items_per_chunk: int) -> Iterator[tuple[str, bytes]]:
+    """:func:`structured_json_chunks` as ``(text, UTF-8 bytes orjson wrote after it)``."""
     items = report.get("items")
     if _c_make_encoder is None or type(items) is not list or not items:
-        yield dumps_sorted_indented(report) + "\n"
+        yield dumps_sorted_indented(report) + "\n", b""
         return
     head, tail = dumps_sorted_indented({**report, "items": []}).split(_ITEMS_SLOT)
     plan = _plan(ITEM_SHAPE, _DEPTH)
     inner = ",\n" + _PAD * _DEPTH
     opening = head + _ITEMS_SLOT[:-1] + "\n" + _PAD * _DEPTH
+    fast = _orjson_dumps()
     for start in range(0, len(items), items_per_chunk):
+        chunk = items[start : start + items_per_chunk]
+        text = _orjson_records(chunk, fast) if fast is not None else None
+        if text is not None:
+            yield (opening if start == 0 else inner), text
+            continue
         out: list[str] = []
-        for item in items[start : start + items_per_chunk]:
+        for item in chunk:
             out.append(inner)
             _shaped(item, plan, _DEPTH, out)
         out[0] = opening if start == 0 else inner
-        yield "".join(out)
-    yield "\n" + _PAD + "]" + tail + "\n"
+        yield "".join(out), b""
+    yield "\n" + _PAD + "]" + tail + "\n", b""
+
+
+_ORJSON: list[Any] = []  # [orjson.dumps or None], looked up on first use
+
+
+def _orjson_dumps() -> Any:
+    """``orjson.dumps``, or ``None`` when orjson is not installed."""
+    if not _ORJSON:
+        try:
+            import orjson
+        except ImportError:  # pragma: no cover - a declared dependency
+            _ORJSON.append(None)
+        else:
+            _ORJSON.append(orjson.dumps)
+            _ORJSON_OPTIONS.append(
+                orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS | orjson.OPT_PASSTHROUGH_SUBCLASS
+                | orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
+            )  # fmt: skip
+    return _ORJSON[0]
+
+
+_ORJSON_OPTIONS: list[int] = []
+# a marshal (version 2) double whose exponent is all ones: a NaN or an infinity
+_NON_FINITE = re.compile(rb"g[\x00-\xff]{6}[\xf0-\xff][\x7f\xff]")
+_SMALL_FLOAT = re.compile(rb"e-(?<=[0-9]e-)|0\.0000")  # orjson's two forms of a float < 1e-4
+
+
+def _orjson_records(records: list[Any], dumps: Any) -> bytes | None:
+    """The records' text at :data:`_DEPTH` from orjson, or ``None`` when it may differ.
+
+    See the module docstring for why a text that passes these checks is ``json.dumps``'s.
+    """
+    try:
+        image = marshal.dumps(records, 2)  # ValueError: a type marshal (so exact JSON) lacks
+    except ValueError:
+        return None
+    if _NON_FINITE.search(image):
+        return None
+    try:
+        text: bytes = dumps(records, default=_refuse, option=_ORJSON_OPTIONS[0])
+    except TypeError:  # orjson.JSONEncodeError: big int, surrogate, non-str key, depth
+        return None
+    if _SMALL_FLOAT.search(text):
+        return None
+    # "[\n  {...}\n]" at depth 0: from the first "{" to the last "}", every line two
+    # more spaces in (a JSON text holds raw newlines only between its own lines)
+    return text[4:-2].replace(b"\n", b"\n  ")
 
 
 Plan = tuple[Any, list[tuple[str, str, Any]], str]
