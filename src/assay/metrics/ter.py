@@ -383,6 +383,8 @@ def ter_edits(hyp: Sequence[str], ref: Sequence[str]) -> int:
     """Shifts plus the edit distance after them (sacrebleu's ``translation_edit_rate``)."""
     if not ref:
         return len(hyp)
+    if hyp == ref:  # distance 0: no shift can gain
+        return 0
     codes: dict[str, str] = {}
     for word in (*ref, *hyp):
         if word not in codes:
