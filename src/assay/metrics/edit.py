@@ -16,7 +16,7 @@ trailing or repeated spaces therefore inflate the denominator and raise the scor
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rapidfuzz.distance import Levenshtein
 
@@ -94,35 +94,19 @@ def _anls(prediction: str, target: str, s: Settings) -> float:
                                   s.params["threshold"])  # fmt: skip
 
 
-def _edit_similarity_batch(
-    predictions: Sequence[str], targets_list: Sequence[Sequence[str]], s: Settings
+def _best_similarity_batch(
+    predictions: Sequence[str],
+    targets_list: Sequence[Sequence[str]],
+    normalize: Callable[[str], str],
+    threshold: float,
 ) -> list[float]:
-    """:func:`_edit_similarity` for a corpus, the max over targets, each text normalised once."""
-    normalize, distance = s.normalize, Levenshtein.distance
-    out: list[float] = []
-    for prediction, targets in zip(predictions, targets_list, strict=True):
-        pred = normalize(prediction)
-        best = 0.0
-        for target in targets:
-            text = normalize(target)
-            longest = len(pred) if len(pred) > len(text) else len(text)
-            value = 1.0 if longest == 0 else 1.0 - distance(pred, text) / longest
-            if value > best:
-                best = value
-        out.append(best)
-    return out
+    """Per item the best :func:`thresholded_similarity` over its targets, each text normalised once.
 
-
-def _anls_batch(
-    predictions: Sequence[str], targets_list: Sequence[Sequence[str]], s: Settings
-) -> list[float]:
-    """:func:`_anls` for a corpus, the max over targets, each text normalised once.
-
-    The same arithmetic as :func:`thresholded_similarity`: the distance is cut off at
-    :func:`kept_distance` of the longer length (threshold above 0 only).
+    The same arithmetic as :func:`thresholded_similarity`: with a threshold above 0 the
+    distance is cut off at :func:`kept_distance` of the longer length (memoised per
+    length); with threshold 0 it is plain :func:`similarity`.
     """
-    normalize, distance = s.normalize, Levenshtein.distance
-    threshold = s.params["threshold"]
+    distance = Levenshtein.distance
     cutoffs: dict[int, int] = {}  # kept_distance per length
     out: list[float] = []
     for prediction, targets in zip(predictions, targets_list, strict=True):
@@ -145,6 +129,20 @@ def _anls_batch(
                 best = value
         out.append(best)
     return out
+
+
+def _edit_similarity_batch(
+    predictions: Sequence[str], targets_list: Sequence[Sequence[str]], s: Settings
+) -> list[float]:
+    """:func:`_edit_similarity` for a corpus: the best similarity, no threshold."""
+    return _best_similarity_batch(predictions, targets_list, s.normalize, 0.0)
+
+
+def _anls_batch(
+    predictions: Sequence[str], targets_list: Sequence[Sequence[str]], s: Settings
+) -> list[float]:
+    """:func:`_anls` for a corpus: the best similarity at the metric's threshold."""
+    return _best_similarity_batch(predictions, targets_list, s.normalize, s.params["threshold"])
 
 
 def _anls_docvqa(prediction: str, target: str, s: Settings) -> float:
