@@ -156,8 +156,9 @@ def _orjson_dumps() -> Any:
 
 _ORJSON_OPTIONS: list[int] = []
 # a marshal (version 2) double whose exponent is all ones: a NaN or an infinity
-_NON_FINITE = re.compile(rb"g[\x00-\xff]{6}[\xf0-\xff][\x7f\xff]")
-_SMALL_FLOAT = re.compile(rb"e-(?<=[0-9]e-)|0\.0000")  # orjson's two forms of a float < 1e-4
+# (searched from its rare last byte, then looked behind)
+_NON_FINITE = re.compile(rb"[\x7f\xff](?<=g[\x00-\xff]{6}[\xf0-\xff][\x7f\xff])")
+_DIGIT_E = re.compile(rb"e-(?<=[0-9]e-)")  # with "0.0000": orjson's forms of a float < 1e-4
 
 
 def _orjson_records(records: list[Any], dumps: Any) -> bytes | None:
@@ -175,7 +176,7 @@ def _orjson_records(records: list[Any], dumps: Any) -> bytes | None:
         text: bytes = dumps(records, default=_refuse, option=_ORJSON_OPTIONS[0])
     except TypeError:  # orjson.JSONEncodeError: big int, surrogate, non-str key, depth
         return None
-    if _SMALL_FLOAT.search(text):
+    if b"0.0000" in text or _DIGIT_E.search(text):
         return None
     # "[\n  {...}\n]" at depth 0: from the first "{" to the last "}", every line two
     # more spaces in (a JSON text holds raw newlines only between its own lines)
