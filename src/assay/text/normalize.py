@@ -40,6 +40,14 @@ _NOT_XL_KEPT = re.compile(r"[^\w\s.\-%]")
 # text ``bytes.translate`` deletes exactly what the regex deletes, in one C pass.
 _XL_DELETED_ASCII = bytes(c for c in range(128) if _NOT_XL_KEPT.match(chr(c)))
 _PUNCT_TABLE = str.maketrans("", "", string.punctuation)
+# ``squad`` on ASCII text: one ``bytes.translate`` lowercases and deletes the punctuation.
+_ASCII_LOWER = bytes.maketrans(string.ascii_uppercase.encode(), string.ascii_lowercase.encode())
+_PUNCT_BYTES = string.punctuation.encode("ascii")
+# Deleting every byte but the ASCII controls that are neither ``\w`` nor whitespace
+# leaves nothing iff the text has none of them (then its tokens are runs of ``\w``).
+_ALL_BUT_ODD_CONTROLS = bytes(
+    c for c in range(256) if not (c < 128 and not chr(c).isprintable() and not chr(c).isspace())
+)
 _XL_PREFIXES = ("the answer is", "answer:", "answer is")
 
 
@@ -70,8 +78,23 @@ def normalize_lower_space(text: str) -> str:
 
 def normalize_squad(text: str) -> str:
     """SQuAD ``normalize_answer``: lower, drop punctuation, drop articles, fix spaces."""
-    text = text.lower().translate(_PUNCT_TABLE)
-    return " ".join(_ARTICLES.sub(" ", text).split())
+    return " ".join(squad_tokens(text))
+
+
+def squad_tokens(text: str) -> list[str]:
+    """The whitespace tokens of :func:`normalize_squad` (``normalize_squad(text).split()``).
+
+    On ASCII text one ``bytes.translate`` lowercases (ASCII ``str.lower`` maps exactly
+    ``A-Z``) and deletes ``string.punctuation``. What is left is letters, digits,
+    whitespace and perhaps control characters; without controls every token is a run of
+    word characters, which holds an article iff it is one (:func:`drop_articles`), so
+    the tokens are filtered with no regex pass. Other text takes the plain expression.
+    """
+    if text.isascii():
+        kept = text.encode("ascii").translate(_ASCII_LOWER, _PUNCT_BYTES)
+        if text.isprintable() or not kept.translate(None, _ALL_BUT_ODD_CONTROLS):
+            return [token for token in kept.decode("ascii").split() if token not in _ARTICLE_WORDS]
+    return _ARTICLES.sub(" ", text.lower().translate(_PUNCT_TABLE)).split()
 
 
 def drop_articles(text: str) -> list[str]:
