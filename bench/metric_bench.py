@@ -15,7 +15,13 @@ the prediction and every target: the least any metric that reads its input and
 looks at words must do. **assay** is one
 ``assay.score_corpus(metric, predictions, targets_list)`` call with the metric's
 default options on the lists already in memory (so the read is *not* in assay's
-time: the ratio is strict). ``x floor`` = assay time / floor time.
+time: the ratio is strict). ``x floor`` = assay time / floor time, where the floor
+is timed *beside each metric*: rounds of floor, metric, floor (``Regime.timed``),
+best of three metric runs and six floor runs, so both sides see the same machine
+load (a floor timed once at start-up made the short-item ratios swing by up to
+±40 % between identical runs on a shared machine). While a cell has taken less
+than ``ROUND_BUDGET`` (0.6 s) more rounds run, up to 15: the best of more runs on
+both sides. The end of the table prints the range of the floors measured per regime.
 
 **Inherent work** (``x inherent``, for ``embedding_cosine`` and ``greedy_match``, whose
 model alone costs more than the floor): the time divided by what any implementation
@@ -65,6 +71,7 @@ import assay
 logging.getLogger("sacrebleu").setLevel(logging.ERROR)
 
 REGIMES = {"short": (1, 5, 4000), "sentence": (15, 35, 2000), "long": (1000, 1000, 40)}
+ROUND_BUDGET = 0.6  # seconds: more floor/metric rounds (up to 15) while a cell takes less
 VOCAB = [
     f"{c}{v}{i}"
     for i, (c, v) in enumerate(zip("bcdfghklmnprstvz" * 400, "aeiou" * 1280, strict=True))
@@ -160,7 +167,7 @@ def inherent_work(metric: str, r: Regime) -> Callable[[], object] | None:
 
 def metric_rows(regimes: list[Regime], metrics: list[str]) -> None:
     print(f"{'metric':<16}" + "".join(f"{r.name + ' x floor':>18}" for r in regimes))
-    print(f"{'(floor us/item)':<16}" + "".join(f"{1e6 * r.floor / r.n:>18.1f}" for r in regimes))
+    print(f"{'':<16}" + "".join(f"{'(assay us/item)':>18}" for r in regimes))
     worst: dict[str, tuple[float, str]] = {}
     notes: dict[str, str] = {}
     for metric in metrics:
@@ -175,12 +182,12 @@ def metric_rows(regimes: list[Regime], metrics: list[str]) -> None:
             ours = partial(assay.score_corpus, metric, r.preds, r.targets)
             engine = inherent_work(metric, r)
             if engine is None:
-                elapsed = best_of(ours, r.repeat)
+                elapsed, floor = r.timed(ours)
             else:
-                elapsed, t_engine = best_of_pair(ours, engine, r.repeat)
+                elapsed, t_engine, floor = r.timed(ours, engine)
                 inherent.append(f"{elapsed / t_engine:.2f}x")
-                engine_floor.append(f"{t_engine / r.floor:.2f}x")
-            ratio = elapsed / r.floor
+                engine_floor.append(f"{t_engine / floor:.2f}x")
+            ratio = elapsed / floor
             cells.append(f"{ratio:>9.2f} ({1e6 * elapsed / r.n:>6.0f})")
             if ratio > worst.get(metric, (0.0, ""))[0]:
                 worst[metric] = (ratio, r.name)
@@ -193,6 +200,8 @@ def metric_rows(regimes: list[Regime], metrics: list[str]) -> None:
             )
         print(f"{metric:<16}" + "".join(f"{c:>18}" for c in cells) + notes.get(metric, ""),
               flush=True)  # fmt: skip
+    for r in regimes:  # the spread of the floors shows the load the run saw
+        print(f"floor, {r.name}: {r.floor_range()} (timed beside each metric)", flush=True)
     for metric in worst:
         ratio, regime = worst[metric]
         target(
@@ -274,7 +283,10 @@ def main(argv: list[str]) -> None:
     rng = random.Random(20261201)
     regimes = [
         Regime(
-            name, make_corpus(rng, low, high, max(4, n // 10) if quick else n), 1 if quick else 3
+            name,
+            make_corpus(rng, low, high, max(4, n // 10) if quick else n),
+            1 if quick else 3,
+            0.0 if quick else ROUND_BUDGET,
         )
         for name, (low, high, n) in REGIMES.items()
     ]
