@@ -4,6 +4,11 @@ Leaderboard with intervals and tie groups, the pairwise matrix, the accounting
 identity and the per-slice tables.
 
 Reads only the numbers in the document; formatting matches the Markdown renderer.
+
+Text that comes from the inputs (system names, slice labels) is passed to rich as
+``Text``, and the report's own lines are printed with markup and emoji codes off:
+rich reads a ``str`` as markup, so a system named ``[/0]`` would stop the report
+with a ``MarkupError`` and one named ``[bold]x`` or ``:smile:`` would be restyled.
 """
 
 from __future__ import annotations
@@ -25,6 +30,19 @@ from assay.report.result.markdown import (
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
+
+
+def literal(text: str) -> Text:
+    """Input text (a system name, a label) as rich draws it: its characters, unstyled."""
+    from rich.text import Text
+
+    return Text(text)
+
+
+def print_line(console: Console, line: str) -> None:
+    """Print one of the report's lines as written (no markup, emoji codes or highlighting)."""
+    console.print(line, markup=False, emoji=False, highlight=False)
 
 
 def compact_interval(lower: float | None, upper: float | None) -> str:
@@ -93,7 +111,7 @@ def leaderboard_table(
             cells.append(_wilson_cell(system.get("accuracy_rate"), compact))
         if "evaluated" not in drop:
             cells.append(evaluated_text(system))
-        table.add_row(str(system["tie_group"]), system["system"], *cells)
+        table.add_row(str(system["tie_group"]), literal(system["system"]), *cells)
     return table
 
 
@@ -115,9 +133,16 @@ def _plain_width(cell: object) -> int:
     """The width of a cell rich draws as its own characters; 0 for any other cell.
 
     Plain: a one-line ``str`` of printable ASCII (and :data:`_ONE_CELL`) with no
-    backslash, no ``:`` (emoji codes) and nothing that opens a markup tag.
+    backslash, no ``:`` (emoji codes) and nothing that opens a markup tag; or a
+    :func:`literal` ``Text`` (no styles) of such characters.
     """
-    if not isinstance(cell, str) or "\\" in cell or ":" in cell or _MARKUP.search(cell):
+    if not isinstance(cell, str):
+        from rich.text import Text
+
+        if type(cell) is not Text or cell.spans:
+            return 0
+        cell = cell.plain
+    elif "\\" in cell or ":" in cell or _MARKUP.search(cell):
         return 0
     if not all(c in _ONE_CELL or (c.isascii() and c.isprintable()) for c in cell):
         return 0
@@ -175,7 +200,7 @@ def pairwise_matrix(document: dict[str, Any]) -> Table:
     )
     table.add_column("")
     for name in names:
-        table.add_column(name, justify="right")
+        table.add_column(literal(name), justify="right")
     for row in names:
         out = []
         for col in names:
@@ -188,7 +213,7 @@ def pairwise_matrix(document: dict[str, Any]) -> Table:
             mark = "*" if pair["significant"] else ""
             value = "n/a" if diff is None else f"{sign * diff:+.3f}"
             out.append(f"{value} (p={p_text(pair['p_holm'])}){mark}")
-        table.add_row(row, *out)
+        table.add_row(literal(row), *out)
     return table
 
 
@@ -209,7 +234,7 @@ def pair_list(document: dict[str, Any]) -> Table:
     for pair in comparison["pairs"]:
         diff = pair["test"]["difference"]
         table.add_row(
-            pair["a"], pair["b"], "n/a" if diff is None else f"{diff:+.3f}",
+            literal(pair["a"]), literal(pair["b"]), "n/a" if diff is None else f"{diff:+.3f}",
             p_text(pair["p_holm"]), "yes" if pair["significant"] else "no",
             format_number(_mdd(pair)),
         )  # fmt: skip
@@ -262,7 +287,7 @@ def print_pairwise(document: dict[str, Any], console: Console) -> None:
     console.print(table)
     if table.columns[-1].header != "MDD":
         for line in mdd_lines(document):
-            console.print(line, highlight=False)
+            print_line(console, line)
 
 
 def accounting_table(document: dict[str, Any]) -> Table:
@@ -279,7 +304,7 @@ def accounting_table(document: dict[str, Any]) -> Table:
     for system in document["systems"]:
         accounting = system["accounting"]
         table.add_row(
-            system["system"],
+            literal(system["system"]),
             str(accounting["total"]),
             *(str(accounting["buckets"].get(name, 0)) for name in buckets),
             "yes" if accounting["holds"] else "NO",
@@ -354,11 +379,11 @@ def slice_table(
     table.add_column(dimension)
     table.add_column("n", justify="right")
     for name in names:
-        table.add_column(name, justify="right", no_wrap=True)
+        table.add_column(literal(name), justify="right", no_wrap=True)
     for label, per_system in document["slices"].get(dimension, {}).items():
         n = max(entry["n"] for entry in per_system.values())
         cells = [_estimate_cell(per_system.get(name, {}).get(metric), compact) for name in names]
-        table.add_row(label, str(n), *cells)
+        table.add_row(literal(label), str(n), *cells)
     return table
 
 
@@ -372,11 +397,11 @@ def slice_table_by_system(document: dict[str, Any], dimension: str) -> Table:
     table.add_column("system")
     for label, per_system in slices.items():
         n = max(entry["n"] for entry in per_system.values())
-        table.add_column(f"{label} (n={n})", justify="right", no_wrap=True)
+        table.add_column(literal(f"{label} (n={n})"), justify="right", no_wrap=True)
     for system in document["systems"]:
         name = system["system"]
         cells = [_estimate_cell(per.get(name, {}).get(metric), True) for per in slices.values()]
-        table.add_row(name, *cells)
+        table.add_row(literal(name), *cells)
     return table
 
 
@@ -385,7 +410,7 @@ def print_leaderboard(document: dict[str, Any], console: Console) -> None:
     leaderboard, note = fitted_leaderboard(document, console)
     console.print(leaderboard)
     if note:
-        console.print(note, highlight=False)
+        print_line(console, note)
 
 
 def terminal_console(*, stderr: bool = False) -> Console:
@@ -413,15 +438,15 @@ def print_result(
     print_leaderboard(document, console)
     unresolved = unresolved_note(document["comparison"])
     if unresolved:
-        console.print(unresolved, highlight=False)
+        print_line(console, unresolved)
     print_pairwise(document, console)
     console.print(accounting_table(document))
     for dimension in dimensions:
         for table in fitted_slice_tables(document, dimension, console):
             console.print(table)
-    console.print(f"statistics: {document['statistics']['mean_interval']}", highlight=False)
-    console.print(
+    print_line(console, f"statistics: {document['statistics']['mean_interval']}")
+    print_line(
+        console,
         f"profile: {document['profile']} (assay {document['assay_version']}); "
         f"evaluator sha256: {document['evaluator_sha256']}",
-        highlight=False,
     )
