@@ -200,6 +200,19 @@ def test_orjson_is_refused_where_its_text_could_differ(value: Any) -> None:
     assert render_structured_json_fast(report) == reference(report)
 
 
+@pytest.mark.parametrize("literal", ["NaN", "Infinity", "-Infinity"])
+@pytest.mark.parametrize("shared", [False, True])
+def test_a_non_finite_float_held_once_or_twice_is_refused(literal: str, shared: bool) -> None:
+    """A float marshal writes plainly (held once) or with a reference flag (held twice)."""
+    records = _records("plain")
+    value = float(literal)  # a fresh float object: only the records hold it
+    records[5] = {**records[5], "response": [1.5, value, value] if shared else value}
+    del value
+    assert _orjson_records(records, orjson.dumps) is None
+    report = {"items": records}
+    assert render_structured_json_fast(report) == reference(report)
+
+
 @pytest.mark.parametrize("value", UNWRITABLE, ids=repr)
 def test_values_json_cannot_write_still_fail(value: Any) -> None:
     """orjson would write an Enum or a dataclass; json.dumps refuses them, so does the writer."""

@@ -22,11 +22,12 @@ records' depth). Its text equals ``json.dumps``'s for exactly-typed ``dict``/``l
 ``null``), floats below ``1e-4`` in magnitude (``0.00001`` for ``1e-05``), integers
 beyond 64 bits and lone surrogates (it raises). So a chunk keeps orjson's text only when
 
-* ``marshal.dumps(chunk, 2)`` succeeds (exact built-in types only: no subclass, enum,
+* ``marshal.dumps(chunk, 4)`` succeeds (exact built-in types only: no subclass, enum,
   UUID, dataclass or other object orjson would write but ``json.dumps`` would not) and
   its image holds no double with an all-ones exponent (no NaN or infinity: a search of
-  the image's ``g`` float records; a string that happens to look like one only costs
-  speed);
+  the image's float records, type byte ``g``, or ``g | 0x80`` when marshal keeps a
+  reference to it; a later use of the same object is a reference to that record; a
+  string that happens to look like one only costs speed);
 * orjson itself does not raise (big integers, surrogates, non-string keys, sets, bytes,
   nesting past its limit); and
 * its text holds neither ``0.0000`` nor a digit followed by ``e-``, the only two forms
@@ -155,9 +156,25 @@ def _orjson_dumps() -> Any:
 
 
 _ORJSON_OPTIONS: list[int] = []
-# a marshal (version 2) double whose exponent is all ones: a NaN or an infinity
-# (searched from its rare last byte, then looked behind)
-_NON_FINITE = re.compile(rb"[\x7f\xff](?<=g[\x00-\xff]{6}[\xf0-\xff][\x7f\xff])")
+_FLOAT_TYPES = (ord("g"), ord("g") | 0x80)  # marshal's binary double, without/with FLAG_REF
+
+
+def _has_non_finite(image: bytes) -> bool:
+    """Whether a marshal (version 4) image holds a double whose exponent is all ones.
+
+    That is a NaN or an infinity: type byte, then 8 little-endian bytes whose last
+    is ``0x7f``/``0xff`` and whose one before has its high nibble set. Searched from
+    the rare last byte (``bytes.find``), then looked back.
+    """
+    for last in (b"\x7f", b"\xff"):
+        at = image.find(last, 8)
+        while at != -1:
+            if image[at - 1] >= 0xF0 and image[at - 8] in _FLOAT_TYPES:
+                return True
+            at = image.find(last, at + 1)
+    return False
+
+
 _DIGIT_E = re.compile(rb"e-(?<=[0-9]e-)")  # with "0.0000": orjson's forms of a float < 1e-4
 
 
@@ -167,10 +184,10 @@ def _orjson_records(records: list[Any], dumps: Any) -> bytes | None:
     See the module docstring for why a text that passes these checks is ``json.dumps``'s.
     """
     try:
-        image = marshal.dumps(records, 2)  # ValueError: a type marshal (so exact JSON) lacks
+        image = marshal.dumps(records, 4)  # ValueError: a type marshal (so exact JSON) lacks
     except ValueError:
         return None
-    if _NON_FINITE.search(image):
+    if _has_non_finite(image):
         return None
     try:
         text: bytes = dumps(records, default=_refuse, option=_ORJSON_OPTIONS[0])
