@@ -83,6 +83,14 @@ def _marked_float(literal: str) -> Any:
 _DECODER = json.JSONDecoder(
     object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant, parse_float=_finite_float
 )
+# The same reading with each object's pairs kept as a list (the C scanner, no Python
+# hook per object): a row none of whose values is an object or an array, and whose keys
+# are distinct, is then exactly ``dict(pairs)``; any other row is read by ``_DECODER``.
+_FLAT_DECODER = json.JSONDecoder(
+    object_pairs_hook=list, parse_constant=_no_constant, parse_float=_finite_float
+)
+_FLAT_SCAN = _FLAT_DECODER.scan_once  # type: ignore[attr-defined]
+_LINE_ENDS = ("", "\n", "\r\n")
 # Only used after a failure, to say which field holds the number Python cannot hold.
 _LOCATOR = json.JSONDecoder(parse_int=_marked_int, parse_float=_marked_float, parse_constant=float)
 
@@ -241,6 +249,7 @@ def iter_jsonl_stream(
         yield from _iter_released(handle, path, released, first)
         return
     decode = _DECODER.decode
+    flat = True  # rows so far were flat objects: try the list-of-pairs scan first
     for number, raw in enumerate(handle, start=first[0]):
         try:
             line = raw.decode("utf-8")
@@ -250,6 +259,12 @@ def iter_jsonl_stream(
             line = line[1:]
         if not line or line.isspace():  # ``not line.strip()``: blank
             continue
+        if flat:
+            value = _flat_object(line)
+            if value is not None:
+                yield number, value
+                continue
+            flat = False  # nested (a gold file) or odd: every later row goes the general way
         try:
             value = decode(line)
         except Exception:  # read again below, for the exact one-line error
@@ -257,6 +272,26 @@ def iter_jsonl_stream(
         if type(value) is not dict:  # an error, or not an object: the one-line error
             value = parse_json_object(line, path, number)
         yield number, value
+
+
+def _flat_object(line: str) -> dict[str, Any] | None:
+    """``_DECODER.decode(line)`` of a flat one-line object, else ``None``.
+
+    Flat: distinct keys, no object or array value. ``None`` for any other line, or one
+    that fails: it is read the general way, which gives the exact error.
+    """
+    if line[0] != "{":
+        return None
+    try:
+        pairs, end = _FLAT_SCAN(line, 0)
+    except Exception:  # the general reading raises the exact error
+        return None
+    if line[end:] not in _LINE_ENDS:
+        return None
+    value = dict(pairs)
+    if len(value) != len(pairs) or list in map(type, value.values()):
+        return None  # a repeated key, or a nested object or array (also read as a list)
+    return value
 
 
 class _Hashing:
