@@ -286,3 +286,69 @@ def test_evaluate_pauses_the_collector_and_restores_its_state(tmp_path) -> None:
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+_SURROGATE_TEXT = st.text(
+    st.sampled_from(["a", "é", "\ud800", "\udc00", "\U0001f600", " "]), max_size=3
+)
+_RELEASED_VALUE = st.one_of(
+    st.none(), _SURROGATE_TEXT, st.lists(_SURROGATE_TEXT, max_size=2),
+    st.dictionaries(_SURROGATE_TEXT, _SURROGATE_TEXT, max_size=1), st.integers(0, 3),
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.lists(
+            st.tuples(
+                _SURROGATE_TEXT,
+                _SURROGATE_TEXT,
+                st.one_of(st.none(), st.tuples(*[_RELEASED_VALUE] * 5)),
+            ),  # fmt: skip
+            max_size=4,
+        ),
+        min_size=1,
+        max_size=3,
+    )
+)
+def test_surrogate_warning_equals_the_row_by_row_check(systems) -> None:  # type: ignore[no-untyped-def]
+    """The joined-text check per system warns exactly as checking every row on its own."""
+    from types import SimpleNamespace
+
+    from assay.evaluation import runs
+    from assay.evaluation.benchmark import QuestionResult
+
+    results = []
+    for s, rows in enumerate(systems):
+        questions = tuple(
+            QuestionResult(
+                f"q{k}",
+                prediction,
+                gold,
+                "Str",
+                "success",
+                1.0,
+                1.0,
+                1.0,
+                "s",
+                "d",
+                "r",
+                "easy",
+                "pdf",
+                (),
+                "entity",
+                "scored",
+                prediction,
+                (),
+                released,
+            )  # fmt: skip
+            for k, (prediction, gold, released) in enumerate(rows)
+        )
+        results.append(SimpleNamespace(system=f"s{s}", questions=questions))
+    hits = [q.question_id for r in results for q in r.questions if runs._row_has_surrogate(q)]
+    expected = []
+    if hits:
+        rows_text = f"{len(hits)} row" + ("" if len(hits) == 1 else "s")
+        expected = [f"question {hits[0]!r}: {runs.SURROGATE_NOTE} ({rows_text})"]
+    assert runs._surrogate_warning(results) == expected  # type: ignore[arg-type]

@@ -12,6 +12,8 @@ import json
 import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from itertools import chain
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -305,8 +307,18 @@ SURROGATE_NOTE = (
 
 
 def _surrogate_warning(systems: Sequence[SystemResult]) -> list[str]:
-    """One warning naming the first question whose released row holds a lone surrogate."""
-    hits = [q.question_id for s in systems for q in s.questions if _row_has_surrogate(q)]
+    """One warning naming the first question whose released row holds a lone surrogate.
+
+    A system whose rows are all text and hold no lone surrogate together (one check of
+    their joined text, see :func:`_rows_clean`) is passed over without a look at each row.
+    """
+    hits = [
+        q.question_id
+        for s in systems
+        if not _rows_clean(s.questions)
+        for q in s.questions
+        if _row_has_surrogate(q)
+    ]
     if not hits:
         return []
     rows = f"{len(hits)} row" + ("" if len(hits) == 1 else "s")
@@ -325,6 +337,30 @@ def _row_has_surrogate(q: QuestionResult) -> bool:
     texts = (q.question_id, q.prediction, q.gold_answer, q.answer_format, q.status, q.split,
              q.domain, q.reasoning_type, *(value for value in released if value is not None))
     return any(_has_surrogate(text) for text in texts)  # fmt: skip
+
+
+_ROW_TEXTS = attrgetter(
+    "question_id", "prediction", "gold_answer", "answer_format", "status", "split", "domain",
+    "reasoning_type",
+)  # fmt: skip  (the text fields :func:`_row_has_surrogate` checks)
+_RELEASED_ROW = attrgetter("released_row")
+
+
+def _rows_clean(questions: Sequence[QuestionResult]) -> bool:
+    """Whether no row of ``questions`` holds a lone surrogate, from one joined text.
+
+    ``True`` only when every released value is text or ``None`` and the text fields
+    and those values joined hold no lone surrogate: a string joined from parts holds
+    one exactly when a part does (Python never pairs surrogates by concatenation).
+    ``False`` means "look at each row" (:func:`_row_has_surrogate`).
+    """
+    released = chain.from_iterable(filter(None, map(_RELEASED_ROW, questions)))
+    written = [value for value in released if value is not None]
+    try:
+        text = "".join(chain(chain.from_iterable(map(_ROW_TEXTS, questions)), written))
+    except TypeError:  # a value that is not text (a list or object as written): each row decides
+        return False
+    return not _has_surrogate(text)
 
 
 def _has_surrogate(text: str) -> bool:
