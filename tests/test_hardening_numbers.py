@@ -99,6 +99,59 @@ def test_eval_huge_integer_in_gold_or_predictions(
     assert f"{target}:2: field 'extra':" in line
 
 
+# A number the hook refuses before the parser reaches the invalid text after it: the line
+# is invalid JSON, named with its column and the field whose value is broken.
+INVALID_AFTER_HUGE = [  # (line, field, the number): the error is at the character after it
+    ('{"question_id": 1e999.0}', "question_id", "1e999"),
+    ('{"question_id": "q1", "prediction": -1e400e5}', "prediction", "-1e400"),
+    ('{"question_id": "q1", "meta": {"n": [1, ' + HUGE_INT + "x]}}", "meta.n[1]", HUGE_INT),
+    ('{"question_id": "q1", "prediction": "a", "x": 1E+999', "x", "1E+999"),
+]
+
+
+@pytest.mark.parametrize(("text", "field", "number"), INVALID_AFTER_HUGE)
+def test_invalid_json_after_a_huge_number_is_one_error(text: str, field: str, number: str) -> None:
+    column = text.index(number) + len(number) + 1
+    with pytest.raises(InputFileError) as caught:
+        loads_strict(text, "x.jsonl", 4)
+    error = caught.value
+    assert (error.path, error.line, error.field) == ("x.jsonl", 4, field)
+    assert error.problem.startswith("invalid JSON (Expecting ")
+    assert f"at column {column}); fix or remove the line" in error.problem
+
+
+def test_invalid_json_after_a_huge_integer_in_released_reading() -> None:
+    text = '{"question_id": "q1", "prediction": ' + HUGE_INT + " x}"
+    with pytest.raises(InputFileError) as caught:
+        loads_strict(text, "x.jsonl", 1, Oddities())
+    assert caught.value.field == "prediction"
+    assert "invalid JSON" in caught.value.problem
+
+
+def test_invalid_whole_document_after_a_huge_number_gets_its_line() -> None:
+    with pytest.raises(InputFileError) as caught:
+        loads_strict('{\n"a": 1,\n"b": 1e999.0\n}', "doc.json", None)
+    assert (caught.value.line, caught.value.field) == (3, "b")
+
+
+@pytest.mark.parametrize("profile", ["assay", "xldocbench"])
+@pytest.mark.parametrize("row", ['{"question_id": 1e999.0}', '{"question_id": ' + HUGE_INT + " x}"])
+def test_eval_invalid_json_after_a_huge_number(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], profile: str, row: str
+) -> None:
+    gold, pred = tmp_path / "gold.jsonl", tmp_path / "pred.jsonl"
+    gold.write_text(GOLD)
+    pred.write_text(PRED + row + "\n")
+    args = ["eval", "--profile", profile, "--gold-files", str(gold), "--predictions", str(pred)]
+    code = run(*args)
+    line = _one_error_line(capsys)
+    assert code == 3
+    # read as released, 1e999 is infinity (plain json.loads): only the '.0' after it is wrong
+    field = "" if "1e999" in row and profile == "xldocbench" else "field 'question_id': "
+    assert line.startswith(f"error: {pred}:3: {field}invalid JSON (Expecting ")
+    assert line.endswith("; fix or remove the line")
+
+
 def test_score_file_huge_integer_in_pairs(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -144,6 +144,32 @@ def _huge_number_error(
     return InputFileError(path, problem, line=line, field=where or None)
 
 
+def _field_at(text: str, stop: int) -> str | None:
+    """The field path (``a.b[2]``) whose value the JSON text ``text[:stop]`` is inside."""
+    frames: list[list[Any]] = []  # [key or None] for an object, [index] for an array
+    expect_key, i = False, 0
+    while i < stop:
+        char = text[i]
+        if char == '"':
+            word, i = json.decoder.scanstring(text, i + 1)  # type: ignore[attr-defined]
+            if expect_key and frames:
+                frames[-1][0], expect_key = word, False
+            continue
+        if char in "{[":
+            frames.append([None if char == "{" else 0, char])
+            expect_key = char == "{"
+        elif char in "}]" and frames:
+            frames.pop()
+            expect_key = False
+        elif char == "," and frames:
+            if frames[-1][1] == "[":
+                frames[-1][0] += 1
+            expect_key = frames[-1][1] == "{"
+        i += 1
+    parts = [f"[{k}]" if kind == "[" else f".{k}" for k, kind in frames if k is not None]
+    return "".join(parts).lstrip(".") or None
+
+
 def loads_strict(
     text: str, path: str | Path, line: int | None, released: Oddities | None = None
 ) -> Any:
@@ -169,12 +195,7 @@ def loads_strict(
             released.note(path, line, what, 1 if line is not None else objects)
         return value
     except json.JSONDecodeError as exc:
-        hint = "fix or remove the line" if line is not None else "fix the file"
-        raise InputFileError(
-            path,
-            f"invalid JSON ({exc.msg} at column {exc.colno}); {hint}",
-            line=line if line is not None else exc.lineno,
-        ) from None
+        raise _invalid_json(exc, path, line) from None
     except _DuplicateKeyError as exc:
         raise InputFileError(
             path,
@@ -195,9 +216,35 @@ def loads_strict(
         ) from None
     except ValueError:  # int() past the digit limit, or a float literal past the float range
         huge = _huge_number_error(text, path, line, floats_too=released is None)
-        if huge is None:
-            raise
-        raise huge from None
+        raise (huge or _invalid_around_number(text, path, line)) from None
+
+
+def _invalid_json(exc: json.JSONDecodeError, path: str | Path, line: int | None) -> InputFileError:
+    """The one-line error for text the JSON parser refuses, naming line and column."""
+    hint = "fix or remove the line" if line is not None else "fix the file"
+    return InputFileError(
+        path,
+        f"invalid JSON ({exc.msg} at column {exc.colno}); {hint}",
+        line=line if line is not None else exc.lineno,
+    )
+
+
+def _invalid_around_number(text: str, path: str | Path, line: int | None) -> InputFileError:
+    """The error for a number Python cannot hold in text that is not valid JSON either.
+
+    The number hook raised before the parser reached the invalid part (``1e999.0``), so
+    the text is read again with every number accepted, for the invalid-JSON error.
+    """
+    try:
+        _LOCATOR.decode(text)
+    except json.JSONDecodeError as exc:
+        error = _invalid_json(exc, path, line)
+        return InputFileError(path, error.problem, line=error.line, field=_field_at(text, exc.pos))
+    except (ValueError, RecursionError):
+        pass
+    return InputFileError(  # not reached for any text found so far; kept one line regardless
+        path, "a number Python cannot read; write it as a string or as a smaller number", line=line
+    )
 
 
 def iter_jsonl(
