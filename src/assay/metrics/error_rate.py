@@ -62,6 +62,8 @@ def edit_counts(ref: Sequence[str], hyp: Sequence[str]) -> Stats:
     """
     if not ref or not hyp:
         return (0, 0, len(ref), len(hyp))
+    if ref == hyp:  # no edit operation
+        return (len(ref), 0, 0, 0)
     if isinstance(ref, str) and isinstance(hyp, str):
         a, b = ref, hyp
     else:

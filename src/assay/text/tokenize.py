@@ -323,8 +323,17 @@ def tokenize_sacrebleu_char(text: str) -> list[str]:
 
 
 def tokenize_jiwer(text: str) -> list[str]:
-    """Split like jiwer's ``wer_default``: collapse whitespace runs, strip, split on spaces."""
-    return [w for w in _MULTI_SPACE.sub(" ", text).strip().split(" ") if w]
+    r"""Split like jiwer's ``wer_default``: collapse whitespace runs, strip, split on spaces.
+
+    A printable text has no whitespace but the space (every other ``\s`` character is
+    a separator or a control), so this is ``str.split()``. Otherwise, after the runs are
+    collapsed and the ends stripped, no two whitespace characters are adjacent and none
+    ends the text: ``split(" ")`` gives no empty piece (except for the empty text).
+    """
+    if text.isprintable():
+        return text.split()
+    text = _MULTI_SPACE.sub(" ", text).strip()
+    return text.split(" ") if text else []
 
 
 def tokenize_rouge_score(text: str) -> list[str]:
