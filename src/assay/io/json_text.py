@@ -9,6 +9,11 @@ depth ``d`` such a container is the C encoder's output with item separator
 before the closing bracket. Only the containers above the leaves are walked in
 Python. Anything the fast path does not know (tuples are fine; other types are
 not) falls back to :func:`json.dumps` itself, so the output never differs.
+
+A long list of containers (:data:`ORJSON_MIN_ITEMS` members or more, such as a result
+document's per-item records) is written by orjson, :data:`ORJSON_CHUNK` members at a
+time, where its text is provably the same (``ensure_ascii=False`` only; see
+:mod:`assay.io.orjson_text`); any other chunk is written as above.
 """
 
 from __future__ import annotations
@@ -17,12 +22,16 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from assay.io.orjson_text import indented_members
+
 _c_make_encoder: Any = getattr(json.encoder, "c_make_encoder", None)  # CPython C accelerator
 
 _SCALARS = frozenset({str, int, float, bool, type(None)})
 _DICT = {dict}
 _INDENT = "  "
 _INFINITY = float("inf")
+ORJSON_MIN_ITEMS = 32  # a list of containers this long is tried with orjson
+ORJSON_CHUNK = 256  # members per orjson call (a chunk it refuses costs only itself)
 
 
 class _Fallback(Exception):
@@ -74,6 +83,7 @@ class _Writer:
 
     def __init__(self, sort_keys: bool, ensure_ascii: bool) -> None:
         self.sort_keys = sort_keys
+        self.ensure_ascii = ensure_ascii
         self.string = _string_encoder(ensure_ascii)
         self.out: list[str] = []
         self._leaf: dict[int, Callable[[Any, int], Any]] = {}
@@ -180,6 +190,9 @@ class _Writer:
         if _SCALARS.issuperset(kinds):
             self.out.append(self._leaf_text(list(obj), depth))
             return
+        if not self.ensure_ascii and len(obj) >= ORJSON_MIN_ITEMS:
+            self._chunked(obj, depth)
+            return
         inner = "\n" + _INDENT * (depth + 1)
         out = self.out
         if kinds == _DICT and len(obj) > 1 and self._all_leaf_dicts(list(obj)):
@@ -194,6 +207,24 @@ class _Writer:
                 out.append(separator)
                 self.value(item, depth + 1)
             separator = "," + inner
+        out.append("\n" + _INDENT * depth + "]")
+
+    def _chunked(self, obj: list[Any] | tuple[Any, ...], depth: int) -> None:
+        """A long list: each chunk of members by orjson where provably identical, else as above."""
+        inner = "\n" + _INDENT * (depth + 1)
+        out = self.out
+        separator = "[" + inner
+        for start in range(0, len(obj), ORJSON_CHUNK):
+            chunk = obj[start : start + ORJSON_CHUNK]
+            text = indented_members(chunk, depth, self.sort_keys)
+            if text is not None:
+                out.append(separator + text)
+                separator = "," + inner
+                continue
+            for item in chunk:
+                out.append(separator)
+                self.value(item, depth + 1)
+                separator = "," + inner
         out.append("\n" + _INDENT * depth + "]")
 
 
