@@ -73,10 +73,15 @@ def test_single_reference_batch_equals_per_item(name: str, options: dict[str, An
     assert spec.batch_stats_fn(PREDS, single, settings) == expected
 
 
+@pytest.mark.parametrize("one_sort", [True, False])
 @pytest.mark.parametrize("name", ["bleu", "chrf++", "gleu"])
-def test_small_chunks_and_dense_keys(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_small_chunks_and_dense_keys(
+    name: str, one_sort: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(_vector, "CHUNK", 50)  # many chunks, groups never split
     monkeypatch.setattr(_vector, "_LIMIT", 1 << 40)  # forces dense renumbering
+    if not one_sort:  # one-reference chunks too take the sorts per order
+        monkeypatch.setattr(_vector, "_single_sorted_once", lambda *args: None)
     assert batch(name, {}) == per_item(name, {})
 
 

@@ -11,8 +11,10 @@ to use its pure-Python path.
 Texts belong to *groups* (a segment, or a hypothesis/reference pair). Each group
 has one hypothesis text and any number of reference texts; the result per group
 and order is the clipped match count ``Σ_g min(hyp_g, max_refs ref_g)``, computed
-with one sort per order (:func:`clipped_matches`). The callers turn these counts
-into exactly the statistics of their per-item paths (the tests check equality).
+with one sort per order (:func:`clipped_matches`), or, when every group of a chunk
+has one reference and all orders' keys fit in one integer, with one sort for all
+orders (:func:`_single_sorted_once`). The callers turn these counts into exactly
+the statistics of their per-item paths (the tests check equality).
 """
 
 from __future__ import annotations
@@ -111,6 +113,19 @@ def _chunk_matches(packed: Packed, group: IntArray, slot: IntArray, max_order: i
     total = len(packed.ids)
     if not total:
         return out
+    if int(slot.max()) <= 1:
+        once = _single_sorted_once(packed, group, slot, max_order, n_groups)
+        if once is not None:
+            return once
+    return _per_order_matches(packed, group, slot, max_order, n_groups)
+
+
+def _per_order_matches(
+    packed: Packed, group: IntArray, slot: IntArray, max_order: int, n_groups: int
+) -> IntArray:
+    """:func:`_chunk_matches` with one sort per order (any number of references)."""
+    out = np.zeros((max_order, n_groups), dtype=np.int64)
+    total = len(packed.ids)
     ends = np.cumsum(packed.lengths)
     room = np.repeat(ends, packed.lengths) - np.arange(total)
     group_at = np.repeat(group, packed.lengths)
@@ -141,6 +156,90 @@ def _chunk_matches(packed: Packed, group: IntArray, slot: IntArray, max_order: i
             matched, owners = _clip_multi(grouped[valid], slot_at[valid], n_slots)
         out[n - 1] = np.bincount(owners // bound, weights=matched, minlength=n_groups)
     return out
+
+
+def _single_sorted_once(
+    packed: Packed, group: IntArray, slot: IntArray, max_order: int, n_groups: int
+) -> IntArray | None:
+    """One reference per group, every order from one sort (``None``: the keys do not fit).
+
+    Each position gets the key ``group, d_1 .. d_N, side`` (``N`` = ``max_order``
+    digits of ``bits`` bits): ``d_k`` is the id + 1 of the k-th token of the n-gram
+    starting there, or a sentinel past its text's end (0 on the hypothesis side, all
+    ones on the reference side, so no n-gram crossing an end is ever shared). Sorted,
+    the positions whose n-grams of order ``n`` are equal are contiguous for every
+    ``n`` (the first ``n`` digits are a prefix of the key), so each order's runs come
+    from a comparison of neighbours instead of a sort of its own
+    (:func:`_sorted_matches`).
+    """
+    bits = int(packed.vocab + 1).bit_length()  # digits 1..vocab, both sentinels apart
+    ids = packed.ids + 1
+    if (n_groups - 1).bit_length() + bits * max_order + 1 > 62:
+        ids, bits = _local_ids(packed.ids, packed.vocab)
+        if (n_groups - 1).bit_length() + bits * max_order + 1 > 62:
+            return None
+    total = len(ids)
+    room = np.repeat(np.cumsum(packed.lengths), packed.lengths) - np.arange(total)
+    side = np.repeat(slot, packed.lengths)
+    sentinel = side * ((1 << bits) - 1)
+    key = np.repeat(group, packed.lengths)
+    padded = np.concatenate((ids, np.zeros(max_order, dtype=np.int64)))
+    for k in range(max_order):
+        digit = padded[k : k + total]
+        key = (key << bits) | (np.where(room > k, digit, sentinel) if k else digit)
+    key = (key << 1) | side
+    key.sort()
+    return _sorted_matches(key, bits, max_order, n_groups)
+
+
+_PRUNE_BELOW = 0.75
+"""Drop unshared n-grams' positions once they are over a quarter of what is left."""
+
+
+def _sorted_matches(key: IntArray, bits: int, max_order: int, n_groups: int) -> IntArray:
+    """Clipped matches per order and group from the sorted keys of :func:`_single_sorted_once`.
+
+    A run of equal n-grams holding ``h`` hypothesis and ``r`` reference positions
+    matches ``min(h, r)``. A run with one side only holds no shared longer n-gram, so
+    its positions are dropped before the next order when that saves enough.
+    """
+    out = np.zeros((max_order, n_groups), dtype=np.int64)
+    bounds = np.arange(n_groups + 1, dtype=np.int64)
+    change = refs = None
+    for n in range(1, max_order + 1):
+        if change is None or refs is None:  # the first order, or positions were dropped
+            change = key[1:] ^ key[:-1]  # below 2**s: the keys agree above bit s
+            refs = np.concatenate(([0], np.cumsum(key & 1)))
+        new = np.empty(len(key), dtype=bool)
+        new[0] = True
+        np.greater_equal(change, 1 << (1 + bits * (max_order - n)), out=new[1:])
+        starts = np.flatnonzero(new)
+        edges = np.append(starts, len(key))
+        size = edges[1:] - starts
+        ref = refs.take(edges[1:]) - refs.take(starts)
+        matched = np.minimum(size - ref, ref)
+        summed = np.concatenate(([0], np.cumsum(matched)))
+        at = np.searchsorted(key.take(starts) >> (bits * max_order + 1), bounds)
+        out[n - 1] = summed[at[1:]] - summed[at[:-1]]
+        shared = matched > 0
+        if n < max_order and int(size[shared].sum()) < _PRUNE_BELOW * len(key):
+            key, change = key[np.repeat(shared, size)], None
+            if not len(key):
+                break
+    return out
+
+
+def _local_ids(ids: IntArray, vocab: int) -> tuple[IntArray, int]:
+    """``ids`` renumbered 1..V by the distinct ids present, and the digit width for them."""
+    if vocab <= 4 * len(ids):
+        present = np.zeros(vocab, dtype=np.int64)
+        present[ids] = 1
+        renumber = np.cumsum(present)
+        local, size = renumber[ids], int(renumber[-1])
+    else:
+        dense, size = _dense(ids)
+        local = dense + 1
+    return local, int(size + 1).bit_length()
 
 
 def _runs(sorted_keys: IntArray) -> tuple[IntArray, IntArray]:
