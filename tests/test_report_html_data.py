@@ -184,3 +184,20 @@ def test_spliced_json_is_the_json_of_the_cut_data(texts: list[str], at: int) -> 
     spliced = _Spliced(data)
     assert not spliced.exact
     assert spliced.text(at, rows, cut) == _dumps(_with_predictions(data, shown, cut))
+
+
+def test_compact_json_is_json_dumps_text_and_refuses_nan(document: dict[str, Any]) -> None:
+    """The block's JSON (orjson's text where provably the same) is json.dumps's, NaN refused."""
+    from assay.report.result.html_data import _dumps
+
+    def reference(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+    columns = {"items": item_columns(document)}
+    columns["items"]["prediction"][0] = HOSTILE + "\x00\x1f\"\\ 1e-05 \ud7ff"
+    odd = [1e-5, 2.5e-300, 10**30, {"é": [None, True, -0.0, 1e300]}, ("t", 1), "\ud800"]
+    for value in (columns, odd, {"x": odd[:-1]}, [0.1, 1e16, 123.456]):
+        assert _dumps(value) == reference(value)
+    for bad in (float("nan"), [1.0, float("inf")], {"a": -float("inf")}):
+        with pytest.raises(ValueError):
+            _dumps(bad)

@@ -52,6 +52,8 @@ from itertools import accumulate
 from json.encoder import encode_basestring
 from typing import Any
 
+from assay.io.orjson_text import compact
+
 COMPRESS_OVER = 200_000
 ENCODING_JSON = "json"
 ENCODING_DEFLATE = "deflate-raw+base64"
@@ -151,6 +153,10 @@ def _script_safe(text: str) -> str:
 
 
 def _dumps(data: Any) -> str:
+    """Compact JSON (NaN refused); orjson's text where it is provably the same."""
+    fast = compact(data)  # None for a NaN (among others): json.dumps then raises
+    if fast is not None:
+        return fast
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
