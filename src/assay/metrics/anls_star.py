@@ -76,10 +76,12 @@ def size(obj: Any) -> int:
     return 1
 
 
+def _leaf_text(value: Any) -> str:
+    return " ".join(str(value).strip().lower().split())
+
+
 def _leaf(gt: Any, pred: Any) -> float:
-    a = " ".join(str(gt).strip().lower().split())
-    b = " ".join(str(pred).strip().lower().split())
-    return thresholded_similarity(a, b, THRESHOLD)
+    return thresholded_similarity(_leaf_text(gt), _leaf_text(pred), THRESHOLD)
 
 
 def compare(gt: Any, pred: Any) -> Result:
@@ -233,6 +235,38 @@ def _score(prediction: str, targets: Sequence[str], s: Settings) -> float:
     return anls_star(gt, parse(prediction))
 
 
+_SCALARS = (str, int, float, bool)  # the leaf types ``parse`` gives (``json.loads``'s exactly)
+
+
+def _score_batch(
+    predictions: Sequence[str], targets_list: Sequence[Sequence[str]], s: Settings
+) -> list[float]:
+    """:func:`_score` for a corpus; an item of leaves only is scored without the tree walk.
+
+    When the prediction and every target parse to a leaf (a string, number or boolean),
+    :func:`compare` of leaves is :func:`_leaf` with pairwise length 1, and a tuple of
+    alternatives gives the best of them: the value is the best :func:`_leaf`, with the
+    prediction's text made once.
+    """
+    out: list[float] = []
+    for prediction, targets in zip(predictions, targets_list, strict=True):
+        pred = parse(prediction)
+        if len(targets) == 1:
+            gt = parse(targets[0])
+            if type(pred) in _SCALARS and type(gt) in _SCALARS:
+                out.append(thresholded_similarity(_leaf_text(gt), _leaf_text(pred), THRESHOLD))
+            else:
+                out.append(anls_star(gt, pred))
+            continue
+        options = [parse(t) for t in targets]
+        if type(pred) not in _SCALARS or any(type(o) not in _SCALARS for o in options):
+            out.append(anls_star(tuple(options), pred))
+            continue
+        text = _leaf_text(pred)
+        out.append(max(thresholded_similarity(_leaf_text(o), text, THRESHOLD) for o in options))
+    return out
+
+
 METRICS = (
     MetricSpec(
         name="anls_star",
@@ -241,6 +275,7 @@ METRICS = (
         citation="Peer et al. 2024, ANLS* (arXiv:2402.03848); the anls_star package",
         family="edit",
         multi="native",
+        batch_fn=_score_batch,
         edge_cases={
             "empty prediction": "0 unless the target is empty, null, [] or {}",
             "empty target": "1 for an empty prediction, else 0",
