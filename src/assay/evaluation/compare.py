@@ -184,21 +184,22 @@ def _paired_values(
 
 def comparison(systems: Sequence[SystemResult], options: CompareOptions) -> dict[str, Any]:
     """All-pairs paired statistics on the ranking metric, Holm and tie groups."""
-    from assay.stats import compare_systems, mcnemar_exact
+    from assay.stats import compare_systems
+    from assay.stats.exact import mcnemar_pairs
 
     order, values = _paired_values(systems, options.metric)
     compared = compare_systems(
         values, method=options.method, n_resamples=options.n_resamples,
         seed=options.seed, alpha=options.alpha, ties_count=options.ties_count,
     )  # fmt: skip
-    pairs = []
     binary_system = {name: is_binary(v) for name, v in values.items()}  # once per system
+    both_binary = [(p.a, p.b) for p in compared.pairs if binary_system[p.a] and binary_system[p.b]]
+    mcnemar = dict(zip(both_binary, mcnemar_pairs(values, both_binary), strict=True))
+    pairs = []
     for pair in compared.pairs:
-        binary = binary_system[pair.a] and binary_system[pair.b]
         entry = pair.to_dict()
-        entry["mcnemar"] = (
-            mcnemar_exact(values[pair.a], values[pair.b]).to_dict() if binary else None
-        )
+        table = mcnemar.get((pair.a, pair.b))
+        entry["mcnemar"] = None if table is None else table.to_dict()
         entry["significant"] = pair.p_holm is not None and pair.p_holm <= options.alpha
         pairs.append(entry)
     return {

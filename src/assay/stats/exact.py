@@ -3,6 +3,8 @@
 * :func:`mcnemar_exact` — exact two-sided McNemar test for 0/1 scores: with ``b``
   items only system a gets right and ``c`` only b, ``p = min(1, 2 * sum_{i <= min(b, c)}
   C(b + c, i) / 2^(b + c))``.
+* :func:`mcnemar_pairs` — :func:`mcnemar_exact` of many pairs of named systems, each
+  system's scores checked once.
 * :func:`exact_sign_flip` — the exact version of paired approximate randomisation
   for 0/1 scores (method name ``exact_sign_flip``): the sign-flip distribution over
   the discordant items is binomial, so the p-value is computed, not sampled. It
@@ -11,6 +13,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -94,6 +97,39 @@ def mcnemar_exact(a: ArrayLike, b: ArrayLike) -> McNemarResult:
         return McNemarResult(0, 0, 0, 0, 0, None, "exact_binomial", EMPTY)
     p_value = _binomial_two_sided(min(a_only, b_only), a_only + b_only)
     return McNemarResult(n, both, a_only, b_only, neither, p_value, "exact_binomial", OK)
+
+
+def mcnemar_pairs(
+    systems: Mapping[str, ArrayLike], pairs: Sequence[tuple[str, str]]
+) -> list[McNemarResult]:
+    """:func:`mcnemar_exact` of each pair ``(a, b)`` of named systems, in order.
+
+    Each system's scores are read and checked (0/1, same length) once, not once per
+    pair it belongs to; a pair's counts are integer counts of its two 0/1 columns
+    (``both = |a & b|``, ``a_only = |a| - both``): the same results as the per-pair calls.
+
+    Raises:
+        InvalidInputError: lengths differ or a score is not 0 or 1.
+    """
+    used = dict.fromkeys(name for pair in pairs for name in pair)
+    right = {name: _binary(systems[name], f"systems[{name!r}]") == 1.0 for name in used}
+    sizes = {name: int(column.sum()) for name, column in right.items()}
+    results = []
+    for a, b in pairs:
+        xa, xb = right[a], right[b]
+        check_same_length(xa, xb)
+        n = int(xa.size)
+        if n == 0:
+            results.append(McNemarResult(0, 0, 0, 0, 0, None, "exact_binomial", EMPTY))
+            continue
+        both = int(np.count_nonzero(xa & xb))
+        a_only, b_only = sizes[a] - both, sizes[b] - both
+        neither = n - a_only - b_only - both
+        p_value = _binomial_two_sided(min(a_only, b_only), a_only + b_only)
+        results.append(
+            McNemarResult(n, both, a_only, b_only, neither, p_value, "exact_binomial", OK)
+        )
+    return results
 
 
 def sign_flip_p_value(a_only: int, b_only: int) -> float:
