@@ -16,6 +16,7 @@ import pytest
 
 from assay.errors import InvalidInputError, InvalidOptionError
 from assay.stats import (
+    allpairs,
     compare_systems,
     exact_sign_flip,
     mcnemar_exact,
@@ -24,6 +25,7 @@ from assay.stats import (
     paired_bootstrap,
     ratio_reducer,
 )
+from assay.stats.bootstrap import prepare
 
 
 def _binary_systems(n: int, k: int, seed: int = 1) -> dict[str, np.ndarray]:
@@ -234,3 +236,29 @@ def test_could_separate_for_exact_tests_on_few_discordant_items() -> None:
     by_pair = {(p.a, p.b): p.could_separate for p in res.pairs}
     assert by_pair[("near", "base")] is False
     assert by_pair[("far", "near")] is True
+
+
+@pytest.mark.parametrize("values", ["binary", "integer"])
+@pytest.mark.parametrize("elements", [640, 1_000_000])
+def test_mean_columns_are_the_per_pair_loop_bit_for_bit(
+    values: str, elements: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 640 elements: blocks of 64 trials and chunks of 10 pair columns (28 pairs: 3 chunks)
+    monkeypatch.setattr(allpairs, "_SWAP_ELEMENTS", elements)
+    rng = np.random.default_rng(11)
+    if values == "binary":
+        arrays = [(rng.random((50, 1)) < 0.2 + 0.08 * k).astype(float) for k in range(8)]
+    else:  # small integers: the float32 product path, also per system
+        arrays = [rng.integers(0, 4, (50, 1)).astype(float) for _ in range(8)]
+    pairs = [(i, j) for i in range(8) for j in range(i + 1, 8)] + [(5, 2), (7, 0)]
+    _, reduce = prepare(arrays[0], None)
+    loop = allpairs.shuffled_differences_all(arrays, pairs, reduce, 300, 4)
+    columns = allpairs.shuffled_differences_all(arrays, pairs, reduce, 300, 4, mean=True)
+    assert loop.tobytes() == columns.tobytes()
+    # and each column is the per-pair test's statistic: |mean_a - mean_b| of the swaps
+    keep = np.random.default_rng(4).integers(2, size=(300, 50), dtype=bool)
+    for column, (i, j) in enumerate(pairs):
+        a, b = arrays[i][:, 0], arrays[j][:, 0]
+        pseudo_a = np.where(keep, a, b).sum(axis=1) / 50
+        pseudo_b = np.where(keep, b, a).sum(axis=1) / 50
+        assert np.allclose(columns[:, column], np.abs(pseudo_a - pseudo_b), atol=1e-12)

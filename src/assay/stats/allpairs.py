@@ -63,6 +63,8 @@ def shuffled_differences_all(
     reduce: Reducer,
     n_trials: int,
     seed: int,
+    *,
+    mean: bool = False,
 ) -> FloatArray:
     """Return ``|A_j - B_j|`` per trial (rows) and pair (columns), one shared swap stream.
 
@@ -72,16 +74,23 @@ def shuffled_differences_all(
         reduce: vectorised map from summed statistics to scores.
         n_trials: randomisation trials.
         seed: seed of the NumPy Generator (the same stream as each per-pair test).
+        mean: ``reduce`` is the mean of one per-item value (``sums[:, 0] / n``, the
+            reducer ``None`` stands for): every pair's column of a block is then
+            computed at once, by the same element-wise operations.
     """
     n, width = arrays[0].shape
     rng = np.random.default_rng(seed)
     rows = _aligned(_SWAP_ELEMENTS // max(1, n))
     totals = [a.sum(axis=0) for a in arrays]
     multiply, per_system = _multiplier(arrays, pairs)
+    columns = _MeanColumns(totals, pairs, n) if mean and per_system and width == 1 else None
     out = np.empty((n_trials, len(pairs)), dtype=np.float64)
     for start in range(0, n_trials, rows):
         stop = min(start + rows, n_trials)
         products = multiply(rng.integers(2, size=(stop - start, n), dtype=bool))
+        if columns is not None:
+            columns.fill(products, out[start:stop])
+            continue
         for column, (i, j) in enumerate(pairs):
             if per_system:
                 part = products[:, i * width : (i + 1) * width]
@@ -93,6 +102,34 @@ def shuffled_differences_all(
             pseudo_b = reduce_sums(reduce, totals[i] + totals[j] - sums_a)
             out[start:stop, column] = np.abs(pseudo_a - pseudo_b)
     return out
+
+
+class _MeanColumns:
+    """Every pair's ``|A_j - B_j|`` of a block at once, for the mean of one per-item value.
+
+    Per pair the loop computes ``sums_a = (P[:, i] - P[:, j]) + T[j]``, then
+    ``sums_a / n`` and ``(T[i] + T[j] - sums_a) / n`` (the mean reducer); here the same
+    element-wise float64 operations run on all pair columns (in chunks of columns), so
+    each value is the same float.
+    """
+
+    def __init__(self, totals: Sequence[FloatArray], pairs: Pairs, n: int) -> None:
+        total = np.array([t[0] for t in totals], dtype=np.float64)
+        self.first = np.array([i for i, _ in pairs], dtype=np.intp)
+        self.second = np.array([j for _, j in pairs], dtype=np.intp)
+        self.total_b = total[self.second]
+        self.pooled = total[self.first] + self.total_b
+        self.n = n
+
+    def fill(self, products: FloatArray, out: FloatArray) -> None:
+        """Write the block's differences (rows x pairs) into ``out``."""
+        step = max(1, _SWAP_ELEMENTS // max(1, products.shape[0]))
+        for start in range(0, self.first.size, step):
+            part = slice(start, start + step)
+            difference = products[:, self.first[part]] - products[:, self.second[part]]
+            sums_a = difference + self.total_b[part]
+            pseudo_b = (self.pooled[part] - sums_a) / self.n
+            out[:, part] = np.abs(sums_a / self.n - pseudo_b)
 
 
 Multiplier = Callable[[NDArray[np.bool_]], FloatArray]
@@ -183,7 +220,9 @@ def all_pair_tests(
     _check_defined(np.array(scores), method)
     if method == "paired_bootstrap":
         return _bootstrap_all(arrays, pairs, reduce, scores, n_resamples, seed, ties_count)
-    shuffled = shuffled_differences_all(arrays, pairs, reduce, n_resamples, seed)
+    shuffled = shuffled_differences_all(
+        arrays, pairs, reduce, n_resamples, seed, mean=reducer is None
+    )
     _check_defined(shuffled, method)
     common: dict[str, Any] = {"n_resamples": n_resamples, "seed": seed, "confidence": 0.95,
               "count_rule": _rule(ties_count)}  # fmt: skip
