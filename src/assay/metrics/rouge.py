@@ -22,6 +22,10 @@ sentence pairs (and predicted sentences of at most 52 tokens) go to
 :mod:`assay.metrics.rouge_union`, which runs the rows and the backtracking of every
 pair of a whole corpus in lockstep with numpy.
 
+``score_corpus`` on corpora of 2,000 characters or more takes the corpus loops of
+:mod:`assay.metrics.rouge_batch` for ROUGE-N and ROUGE-L (each text tokenised once,
+no per-item call layers; the same statistics).
+
 All four: ``F = (1 + β²) P R / (β² P + R)`` (0 when P + R = 0; ``beta`` default 1),
 ``measure`` picks ``f`` (default), ``p`` or ``r``. Multi-target: the target with the
 best F (the first on ties) gives P, R and F. The per-item statistics are
@@ -44,7 +48,7 @@ from typing import Any
 from rapidfuzz.distance import LCSseq
 
 from assay.errors import InvalidOptionError
-from assay.metrics.base import BoundMetric, MetricSpec, Param, Settings, Stats
+from assay.metrics.base import BatchStatsFn, BoundMetric, MetricSpec, Param, Settings, Stats
 from assay.metrics.ngrams import (
     check_positive_number,
     clipped_matches,
@@ -224,6 +228,27 @@ def _rouge_n(n: int) -> PairStats:
         return (clipped_matches(pred, ref), n_pred if n_pred > 0 else 0, n_ref if n_ref > 0 else 0)
 
     return pair
+
+
+def _ngram_batch(n: int) -> BatchStatsFn:
+    def batch(
+        predictions: Sequence[str], targets_list: Sequence[Sequence[str]], s: Settings
+    ) -> list[Stats]:
+        """ROUGE-N statistics of a corpus at once (:mod:`assay.metrics.rouge_batch`)."""
+        from assay.metrics.rouge_batch import ngram_stats
+
+        return ngram_stats(n, predictions, targets_list, s)
+
+    return batch
+
+
+def _l_batch(
+    predictions: Sequence[str], targets_list: Sequence[Sequence[str]], s: Settings
+) -> list[Stats]:
+    """ROUGE-L statistics of a corpus at once (:mod:`assay.metrics.rouge_batch`)."""
+    from assay.metrics.rouge_batch import lcs_stats
+
+    return lcs_stats(predictions, targets_list, s)
 
 
 def _rouge_l(prediction: str, target: str, s: Settings) -> Stats:
@@ -445,14 +470,23 @@ def _spec(
 
 
 METRICS = (
-    _spec("rouge_1", _rouge_n(1), "ROUGE-1 unigram overlap (F by default)", "Lin 2004, ROUGE-N"),
-    _spec("rouge_2", _rouge_n(2), "ROUGE-2 bigram overlap (F by default)", "Lin 2004, ROUGE-N"),
     *(
-        _spec(f"rouge_{n}", _rouge_n(n), f"ROUGE-{n} {n}-gram overlap (F by default)",
-              "Lin 2004, ROUGE-N (rouge-score's rouge3 ... rouge9)")  # fmt: skip
-        for n in range(3, 10)
+        _spec(
+            f"rouge_{n}",
+            _rouge_n(n),
+            f"ROUGE-{n} {gram} overlap (F by default)",
+            "Lin 2004, ROUGE-N" + ("" if n < 3 else " (rouge-score's rouge3 ... rouge9)"),
+            _ngram_batch(n),
+        )
+        for n, gram in ((1, "unigram"), (2, "bigram"), *((k, f"{k}-gram") for k in range(3, 10)))
     ),
-    _spec("rouge_l", _rouge_l, "ROUGE-L longest common subsequence", "Lin 2004, ROUGE-L"),
+    _spec(
+        "rouge_l",
+        _rouge_l,
+        "ROUGE-L longest common subsequence",
+        "Lin 2004, ROUGE-L",
+        _l_batch,
+    ),
     _spec(
         "rouge_lsum",
         _rouge_lsum,

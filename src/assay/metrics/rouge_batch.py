@@ -1,0 +1,114 @@
+"""ROUGE-N and ROUGE-L statistics of a whole corpus in one loop (``batch_stats_fn``).
+
+The same statistics as the per-item functions of :mod:`assay.metrics.rouge`, with
+less work per item:
+
+* each text is tokenised once (the prediction once for all its targets), and the
+  identity normaliser (``none``, the default) is not called at all;
+* ROUGE-N counts the prediction's n-grams once per item; a side with fewer than
+  ``n`` tokens has no n-gram, so no counting happens for it (most items of short
+  answers for ROUGE-3 … 9); the clipped hits are summed over the target's
+  n-grams counted where the prediction has them (those are the shared ones);
+* ROUGE-L maps a pair's tokens to code points by zipping its distinct tokens with
+  a prebuilt string of code points (no ``chr`` call per token) before rapidfuzz's
+  bit-parallel ``LCSseq``;
+* an item with one target takes its row as is; with several, the best F (the
+  first on ties) is picked exactly as the per-item path does.
+
+Per-item dicts are kept on purpose: one corpus-wide token table (dense ids for
+numpy, or code points for rapidfuzz's ``cpdist``) was measured slower, because
+the look-ups into a large table miss the cache where a pair's small dict does not.
+``tests/test_rouge_batch.py`` checks these rows against rouge-score and against
+the per-item path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from rapidfuzz.distance import LCSseq
+
+from assay.metrics.base import Settings, Stats
+from assay.metrics.ngrams import count, shifted
+from assay.metrics.rouge import lcs_length, prf
+from assay.text.normalize import normalize_none
+
+_CODES = "".join(map(chr, range(0xD800)))  # code points below the surrogates, in order
+
+
+def text_tokens(s: Settings) -> Callable[[str], list[str]]:
+    """``s.tokenize(s.normalize(text))`` as one callable (the identity normaliser skipped)."""
+    tokenize, normalize = s.tokenize, s.normalize
+    if normalize is normalize_none:
+        return tokenize
+    return lambda text: tokenize(normalize(text))
+
+
+def ngram_stats(
+    n: int, predictions: Sequence[str], targets_list: Sequence[Sequence[str]], s: Settings
+) -> list[Stats]:
+    """ROUGE-N's ``(hits, pred n-grams, target n-grams)`` of each item's best target."""
+    tokens = text_tokens(s)
+    beta = s.params["beta"]
+    out: list[Stats] = []
+    for prediction, targets in zip(predictions, targets_list, strict=True):
+        pred_tokens = tokens(prediction)
+        n_pred = len(pred_tokens) - n + 1
+        pred = count(shifted(pred_tokens, n)) if n_pred > 0 else {}
+        rows = []
+        for target in targets:
+            ref_tokens = tokens(target)
+            n_ref = len(ref_tokens) - n + 1
+            hits = 0
+            if pred and n_ref > 0:
+                ref = count(filter(pred.__contains__, shifted(ref_tokens, n)))
+                hits = sum(map(min, map(pred.__getitem__, ref), ref.values()))
+            rows.append((hits, n_pred if n_pred > 0 else 0, n_ref if n_ref > 0 else 0))
+        out.append(rows[0] if len(rows) == 1 else best_row(rows, beta))
+    return out
+
+
+def code_points(a: Sequence[str], b: Sequence[str]) -> tuple[str, str]:
+    """Two token sequences (together at most ``len(_CODES)`` tokens) as code-point strings.
+
+    Each distinct token of the pair gets its own code point; the LCS does not
+    depend on which.
+    """
+    table = dict(zip(dict.fromkeys([*a, *b]), _CODES, strict=False))
+    get = table.__getitem__
+    return "".join(map(get, a)), "".join(map(get, b))
+
+
+def pair_lcs(a: Sequence[str], b: Sequence[str]) -> int:
+    """The LCS length of two non-empty token sequences (rapidfuzz on code points)."""
+    if len(a) + len(b) > len(_CODES):
+        return lcs_length(a, b)
+    return int(LCSseq.similarity(*code_points(a, b)))
+
+
+def lcs_stats(
+    predictions: Sequence[str], targets_list: Sequence[Sequence[str]], s: Settings
+) -> list[Stats]:
+    """ROUGE-L's ``(LCS, pred tokens, target tokens)`` of each item's best target."""
+    tokens = text_tokens(s)
+    beta = s.params["beta"]
+    out: list[Stats] = []
+    for prediction, targets in zip(predictions, targets_list, strict=True):
+        pred = tokens(prediction)
+        rows = []
+        for target in targets:
+            ref = tokens(target)
+            rows.append((pair_lcs(pred, ref) if pred and ref else 0, len(pred), len(ref)))
+        out.append(rows[0] if len(rows) == 1 else best_row(rows, beta))
+    return out
+
+
+def best_row(rows: Sequence[Stats], beta: float) -> Stats:
+    """The row with the best F (the first on ties), as the per-item ``_best_target``."""
+    best: Stats = ()
+    best_f = -1.0
+    for row in rows:
+        f = prf(row[0], row[1], row[2], beta)[2]
+        if f > best_f:
+            best, best_f = row, f
+    return best
