@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from assay.errors import InvalidOptionError
-from assay.metrics.base import BoundMetric
+from assay.metrics.base import BoundMetric, check_inputs
 from assay.metrics.corpus import (
     CorpusResult,
     Part,
@@ -56,12 +56,12 @@ def score(metric_name: str, prediction: str, targets: str | Sequence[str], **opt
         0.6666666666666666
     """
     if not options:
-        try:  # the default binding's score method, looked up once per call
-            plain = _PLAIN[metric_name]
+        try:  # the default binding, looked up once per call
+            name, unchecked = _PLAIN[metric_name]
         except (KeyError, TypeError):  # not bound yet, or not a string (then bind says so)
             pass
-        else:
-            return plain(prediction, targets)
+        else:  # BoundMetric.score's two steps, without its frame
+            return unchecked(prediction, check_inputs(name, prediction, targets))
     return _bound(metric_name, options).score(prediction, targets)
 
 
@@ -76,7 +76,7 @@ def _bound(metric_name: str, options: dict[str, Any]) -> BoundMetric:
     """
     if not options and type(metric_name) is str:
         bound = bind(metric_name)
-        _PLAIN[metric_name] = bound.score
+        _PLAIN[metric_name] = (bound.spec.name, bound.score_unchecked)
         return bound
     if isinstance(metric_name, str) and all(type(v) in _CACHEABLE for v in options.values()):
         key = tuple(sorted((k, type(v).__name__, v) for k, v in options.items()))
@@ -84,9 +84,10 @@ def _bound(metric_name: str, options: dict[str, Any]) -> BoundMetric:
     return bind(metric_name, **options)
 
 
-_PLAIN: dict[str, Callable[[str, str | Sequence[str]], float]] = {}
-"""The ``score`` of metrics bound with their default options, by the name (or alias) that
-bound them (the bound method itself, so a call costs one dictionary look-up)."""
+_PLAIN: dict[str, tuple[str, Callable[[str, Sequence[str]], float]]] = {}
+"""Metrics bound with their default options, by the name (or alias) that bound them: the
+registry name (for :func:`check_inputs`' messages) and the bound ``score_unchecked``, so a
+call costs one dictionary look-up and the same calls as :meth:`BoundMetric.score`."""
 
 
 @functools.lru_cache(maxsize=256)
