@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from assay._version import __version__
+from assay.errors import AccountingError
 from assay.io.records import is_frame
 from assay.parallel import chunked, executor_for
 from assay.structured import summary, tables
@@ -79,6 +80,14 @@ class StructuredReport:
     def to_dict(self) -> dict[str, Any]:
         """The whole report as canonical JSON-ready data (identity checked on the way)."""
         tally = summary.Tally.of(self.results)  # one pass for every aggregate
+        return self.dict_with(tally, [r.to_dict() for r in self.results])
+
+    def dict_with(self, tally: summary.Tally, items: list[dict[str, Any]]) -> dict[str, Any]:
+        """:meth:`to_dict` from the counts and the per-item records of all the results.
+
+        For a run scored in parts (:class:`PreparedRun`), whose results are not in one
+        process; ``self.results`` is not read.
+        """
         return {
             "assay_version": __version__,
             "contract": self.contract.to_dict(),
@@ -88,7 +97,7 @@ class StructuredReport:
             "headlines": summary.headlines(tally),
             "identity": summary.identity(tally),
             "inputs": dict(self.inputs),
-            "items": [r.to_dict() for r in self.results],
+            "items": items,
             "kind": REPORT_KIND,
             "options": {
                 "confidence": summary.CONFIDENCE,
@@ -144,6 +153,22 @@ def score_structured(
         InvalidTypeError: items or references that are neither a path nor rows.
     """
     contract = _contract(schema)
+    loaded, inputs = _load(items, references)
+    chosen = judge if judge is not None else NormalizedMatchJudge()
+    task = _ItemsTask(contract, read_facts_from_wrapped, chosen)
+    with executor_for(executor) as runner:
+        if runner.distributed:
+            parts = runner.map(task, chunked(loaded, CHUNK_ITEMS), progress=progress)
+            results = tuple(r for part in parts for r in part)
+        else:
+            results = task(loaded)
+    return StructuredReport(results, contract, read_facts_from_wrapped, chosen.name, inputs)
+
+
+def _load(
+    items: ItemsInput, references: Any
+) -> tuple[list[StructuredItem], tuple[tuple[str, dict[str, str] | None], ...]]:
+    """The items with their references attached, and the inputs' names and digests."""
     inputs: dict[str, dict[str, str] | None] = {"references": None}
     if isinstance(items, (str, Path)):
         digest = hashlib.sha256()  # hashed as read: a pipe or FIFO is read once
@@ -161,17 +186,61 @@ def score_structured(
             loaded = attach_references(loaded, references)
         else:
             loaded = attach_reference_records(loaded, references)
+    return loaded, tuple(sorted(inputs.items()))
+
+
+@dataclass(frozen=True)
+class ScoredPart:
+    """A run of consecutive items, scored: their counts and their per-item records."""
+
+    tally: summary.Tally
+    items: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class PreparedRun:
+    """The loaded inputs of a run, to be scored in parts (each part in any process).
+
+    ``report_dict`` of the parts, in item order, is ``score_structured(...).to_dict()``
+    (a test compares the two); ``assay structured`` scores two halves in two processes.
+    """
+
+    items: tuple[StructuredItem, ...]
+    task: _ItemsTask
+    head: StructuredReport  # its ``results`` are empty: the contract, options and inputs
+
+    def part(self, start: int, stop: int) -> ScoredPart:
+        """Score ``items[start:stop]``."""
+        results = self.task(self.items[start:stop])
+        return ScoredPart(summary.Tally.of(results), [r.to_dict() for r in results])
+
+    def report_dict(self, parts: Sequence[ScoredPart]) -> dict[str, Any]:
+        """The JSON report of the parts (consecutive, in order, covering every item)."""
+        tally = summary.Tally()
+        records: list[dict[str, Any]] = []
+        for part in parts:
+            tally.absorb(part.tally)
+            records += part.items
+        if tally.total != len(self.items):
+            raise AccountingError(f"scored parts hold {tally.total} of {len(self.items)} items")
+        return self.head.dict_with(tally, records)
+
+
+def prepare_structured(
+    items: ItemsInput,
+    schema: str | Path | Mapping[str, Any] | Contract,
+    *,
+    references: str | Path | Mapping[str, Any] | Iterable[Mapping[str, Any]] | Any = None,
+    read_facts_from_wrapped: bool = False,
+    judge: Judge | None = None,
+) -> PreparedRun:
+    """Load a run as :func:`score_structured` does (same arguments, same errors), unscored."""
+    contract = _contract(schema)
+    loaded, inputs = _load(items, references)
     chosen = judge if judge is not None else NormalizedMatchJudge()
     task = _ItemsTask(contract, read_facts_from_wrapped, chosen)
-    with executor_for(executor) as runner:
-        if runner.distributed:
-            parts = runner.map(task, chunked(loaded, CHUNK_ITEMS), progress=progress)
-            results = tuple(r for part in parts for r in part)
-        else:
-            results = task(loaded)
-    return StructuredReport(
-        results, contract, read_facts_from_wrapped, chosen.name, tuple(sorted(inputs.items()))
-    )
+    head = StructuredReport((), contract, read_facts_from_wrapped, chosen.name, inputs)
+    return PreparedRun(tuple(loaded), task, head)
 
 
 CHUNK_ITEMS = 2_000  # items per Dask partition: cut by the data, never by the worker count

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from assay.errors import AccountingError
@@ -106,6 +106,25 @@ class Tally:
         if fact.reason:
             self.fact_reasons[fact.reason] += 1
         self.sources[fact.source or "none"] += 1
+
+    def absorb(self, later: Tally) -> None:
+        """Add the counts of ``later``, a tally of the items that follow this one's.
+
+        The result equals one pass over both runs of items, down to the order in
+        which each counter first saw its keys.
+        """
+        for name in (f.name for f in fields(self)):
+            mine, theirs = getattr(self, name), getattr(later, name)
+            if name == "by_field":
+                for key, counts in theirs.items():
+                    if key in mine:
+                        mine[key].update(counts)
+                    else:
+                        mine[key] = Counter(counts)
+            elif isinstance(mine, Counter):
+                mine.update(theirs)
+            else:
+                setattr(self, name, mine + theirs)
 
 
 def _tally(results: Sequence[ItemResult] | Tally) -> Tally:
