@@ -117,3 +117,12 @@ def test_gleu_batch_equals_nltk(pairs: list[tuple[str, str]]) -> None:
     ours = [tp / n if n else 0.0 for tp, n in stats]
     theirs = [sentence_gleu([t.split()], p.split()) for p, t in pairs]
     assert ours == pytest.approx(theirs, abs=0, rel=0)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet="ab,.()'\"-!~ \t\n\u3000\u00a0é😀", max_size=30))
+def test_split_punctuation_equals_sacrebleu(text: str) -> None:
+    # chrF++'s words: one trailing (else leading) ASCII punctuation mark split off
+    from assay.metrics.chrf import split_punctuation
+
+    assert split_punctuation(text) == CHRF(word_order=2)._remove_punctuation(text)

@@ -48,13 +48,14 @@ def char_ngrams(text: str, n: int) -> Iterable[str]:
 def split_punctuation(text: str) -> list[str]:
     """Whitespace words with one trailing (else leading) punctuation mark split off."""
     words: list[str] = []
-    for word in text.split():
-        if len(word) > 1 and word[-1] in _PUNCTS:
-            words += [word[:-1], word[-1]]
-        elif len(word) > 1 and word[0] in _PUNCTS:
-            words += [word[0], word[1:]]
+    append = words.append
+    for word in text.split():  # the last character first: most words end in none
+        if word[-1] in _PUNCTS and len(word) > 1:
+            words += (word[:-1], word[-1])
+        elif word[0] in _PUNCTS and len(word) > 1:
+            words += (word[0], word[1:])
         else:
-            words.append(word)
+            append(word)
     return words
 
 
