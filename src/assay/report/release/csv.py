@@ -8,13 +8,12 @@ under ``xldocbench`` the cells are raw, as released (see :mod:`assay.report.csv_
 
 from __future__ import annotations
 
-import csv
-import io
 from typing import Any
 
 from assay.evaluation.benchmark import PER_QUESTION_FIELDS
 from assay.evaluation.runs import EvaluationResult
-from assay.report.csv_guard import guard_row, guards_profile
+from assay.report.csv_guard import guards_profile
+from assay.report.csv_text import csv_rows
 from assay.report.release.json import question_rows
 
 
@@ -22,15 +21,13 @@ def per_question_csv(
     result: EvaluationResult, rows: dict[str, list[dict[str, Any]]] | None = None
 ) -> str:
     """The per-question CSV text of a run (``rows``: each system's question rows, if made)."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer)
     several = len(result.systems) > 1
     guarded = guards_profile(result.profile)
-    writer.writerow((["system"] if several else []) + list(PER_QUESTION_FIELDS))
+    parts = [csv_rows([(["system"] if several else []) + list(PER_QUESTION_FIELDS)])]
     seen: dict[float, float] = {}
     for system in result.systems:
         lead = [system.system] if several else []
         made = (rows or {}).get(system.system) or question_rows(system, seen)
-        cells = (lead + list(row.values()) for row in made)  # rows are in the field order
-        writer.writerows(map(guard_row, cells) if guarded else cells)
-    return buffer.getvalue()
+        cells = [lead + list(row.values()) for row in made]  # rows are in the field order
+        parts.append(csv_rows(cells, guarded=guarded))
+    return "".join(parts)
