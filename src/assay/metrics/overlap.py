@@ -21,10 +21,12 @@ two are never confused.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from assay.metrics.base import MetricSpec, Settings
 from assay.metrics.ngrams import clipped_matches, count
+from assay.text.normalize import normalize_xldocbench, xldocbench_token_set
+from assay.text.tokenize import tokenize_whitespace
 
 
 def harmonic_f1(common: int, n_pred: int, n_target: int) -> float:
@@ -89,6 +91,41 @@ def _set_f1(prediction: str, target: str, s: Settings) -> float:
     return set_f1(s.tokenize(s.normalize(prediction)), s.tokenize(s.normalize(target)))
 
 
+def _sets_f1(pred: set[str], target: set[str]) -> float:
+    """:func:`set_f1` of two token sets."""
+    if not target:
+        return 1.0 if not pred else 0.0
+    if not pred:
+        return 0.0
+    return harmonic_f1(len(pred & target), len(pred), len(target))
+
+
+def _set_f1_batch(
+    predictions: Sequence[str], targets_list: Sequence[Sequence[str]], s: Settings
+) -> list[float]:
+    """:func:`_set_f1` for a corpus, the max over targets, each prediction's set made once.
+
+    With the default text steps the sets come from ``xldocbench_token_set`` (the set of
+    the normalised text's whitespace tokens, built from its distinct tokens only).
+    """
+    if s.normalize is normalize_xldocbench and s.tokenize is tokenize_whitespace:
+        token_set: Callable[[str], set[str]] = xldocbench_token_set
+    else:
+        tokenize, normalize = s.tokenize, s.normalize
+
+        def token_set(text: str) -> set[str]:
+            return set(tokenize(normalize(text)))
+
+    out: list[float] = []
+    for prediction, targets in zip(predictions, targets_list, strict=True):
+        pred = token_set(prediction)
+        if len(targets) == 1:
+            out.append(_sets_f1(pred, token_set(targets[0])))
+        else:
+            out.append(max(_sets_f1(pred, token_set(t)) for t in targets))
+    return out
+
+
 METRICS = (
     MetricSpec(
         name="f1",
@@ -118,6 +155,7 @@ METRICS = (
         family="qa",
         tokenizer="whitespace",
         normalizer="xldocbench",
+        batch_fn=_set_f1_batch,
         edge_cases={
             "empty prediction": "0 (1 if the target is empty too)",
             "empty target": "1 if the prediction is empty too, else 0",
