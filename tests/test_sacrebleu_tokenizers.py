@@ -252,3 +252,13 @@ def test_intl_is_unchanged_when_its_word_cache_is_replaced(
     monkeypatch.setattr(tokenize_module, "_INTL_CACHE_SIZE", 3)
     for text in TEXTS[:400]:
         assert assay.tokenize(text, "intl") == PEERS["intl"](text).split(), text
+
+
+_WHITESPACE = "".join(chr(cp) for cp in range(0x110000) if chr(cp).isspace())
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(_WHITESPACE + "ab.東\u200b\ufeff😀\x00"), max_size=40))
+def test_sacrebleu_char_matches_sacrebleu_on_every_whitespace(text: str) -> None:
+    # every Unicode whitespace character, and look-alikes that are not whitespace
+    assert assay.tokenize(text, "sacrebleu-char") == PEERS["sacrebleu-char"](text).split()
