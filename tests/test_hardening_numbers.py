@@ -17,6 +17,8 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from assay.errors import InputFileError
 from assay.evaluation.assay_rules import numeric_rule
@@ -326,3 +328,42 @@ def test_saved_result_document_with_mistyped_count(
     capsys.readouterr()
     assert run("report", str(result), "--format", "md", "--output", str(tmp_path / "r.md")) == 3
     assert "field 'systems[0].missing_prediction_count':" in _one_error_line(capsys)
+
+
+def test_invalid_string_after_a_huge_number_names_its_field() -> None:
+    text = '{"question_id": 1e999, "prediction": "x\ty"}'  # a raw TAB inside the string
+    with pytest.raises(InputFileError) as caught:
+        loads_strict(text, "x.jsonl", 2)
+    assert caught.value.field == "prediction"
+    assert "invalid JSON (Invalid control character" in caught.value.problem
+
+
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    value=st.dictionaries(st.text(max_size=5), _JSON_VALUES, min_size=1, max_size=4),
+    cut=st.integers(0, 10_000),
+    junk=st.sampled_from(
+        ["1e999", "1e999.0", "-1e400x", "1e999\t", HUGE_INT + "x", '"\t', "\\",
+         '1e999, "a\tb"', '1e999, "k": "\x01"', HUGE_INT + ', "\n']
+    ),  # fmt: skip
+    released=st.booleans(),
+)
+def test_any_line_with_a_huge_number_is_read_or_one_error(
+    value: dict[str, object], cut: int, junk: str, released: bool
+) -> None:
+    text = json.dumps(value, ensure_ascii=False)
+    at = cut % (len(text) + 1)
+    line = text[:at] + junk + text[at:]
+    try:
+        loads_strict(line, "x.jsonl", 1, Oddities() if released else None)
+    except InputFileError as error:
+        assert error.line == 1 and "\n" not in str(error)

@@ -151,7 +151,10 @@ def _field_at(text: str, stop: int) -> str | None:
     while i < stop:
         char = text[i]
         if char == '"':
-            word, i = json.decoder.scanstring(text, i + 1)  # type: ignore[attr-defined]
+            try:  # a string the error lies in (a control character): stop at it
+                word, i = json.decoder.scanstring(text, i + 1, False)  # type: ignore[attr-defined]
+            except ValueError:
+                break
             if expect_key and frames:
                 frames[-1][0], expect_key = word, False
             continue
