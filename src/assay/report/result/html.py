@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from importlib import resources
 from operator import itemgetter
 from typing import Any
 
@@ -330,24 +329,14 @@ def _benchmark_context(document: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def render_html(
+def page_context(
     document: dict[str, Any],
     *,
     timestamp: str | None = None,
     compress_over: int = COMPRESS_OVER,
     budget: int = DATA_BUDGET,
-) -> str:
-    """The HTML report of a result document or a structured report.
-
-    Args:
-        document: a result document (kind ``assay.result``) or a structured report.
-        timestamp: shown in the footer when given (off by default, for byte-identity).
-        compress_over: embed the per-item data deflated when its JSON is longer than
-            this many characters (see :mod:`assay.report.result.html_data`).
-        budget: characters the deflated per-item data may take before long predictions
-            are cut (see :func:`assay.report.result.html_data.embed_within`).
-    """
-    from jinja2 import Environment
+) -> dict[str, Any]:
+    """What the page shows of a document (see :func:`render_html` for the arguments)."""
     from markupsafe import Markup
 
     structured = (
@@ -365,11 +354,35 @@ def render_html(
         data["structured"] = structured_columns(
             [structured_item_row(i) for i in structured["items"]]
         )
-    context["data"], context["cut"] = embed_within(data, compress_over, budget)
-    template = resources.files("assay").joinpath("report/result/templates/report.html.j2")
-    source = template.read_text("utf-8")
-    env = Environment(
-        autoescape=True, keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True
+    embedded, context["cut"] = embed_within(data, compress_over, budget)
+    context["data"] = Markup(embedded)  # script-safe JSON (or base64): written unescaped
+    return context
+
+
+def render_html(
+    document: dict[str, Any],
+    *,
+    timestamp: str | None = None,
+    compress_over: int = COMPRESS_OVER,
+    budget: int = DATA_BUDGET,
+) -> str:
+    """The HTML report of a result document or a structured report.
+
+    The page is ``templates/report.html.j2`` rendered with :func:`page_context`, written
+    by :func:`assay.report.result.html_page.render_page` (the same bytes, without a
+    template engine).
+
+    Args:
+        document: a result document (kind ``assay.result``) or a structured report.
+        timestamp: shown in the footer when given (off by default, for byte-identity).
+        compress_over: embed the per-item data deflated when its JSON is longer than
+            this many characters (see :mod:`assay.report.result.html_data`).
+        budget: characters the deflated per-item data may take before long predictions
+            are cut (see :func:`assay.report.result.html_data.embed_within`).
+    """
+    from assay.report.result.html_page import render_page
+
+    context = page_context(
+        document, timestamp=timestamp, compress_over=compress_over, budget=budget
     )
-    env.filters["svg"] = Markup
-    return env.from_string(source).render(**context)
+    return render_page(context)
