@@ -191,7 +191,8 @@ def _items_part(context: dict[str, Any], out: list[str]) -> None:
         '<thead><tr><th class="sortable">question</th><th class="sortable">system</th>'
         '<th class="sortable">status</th><th class="sortable">bucket</th>'
     )
-    out += [f'<th class="sortable" data-type="number">{_e(t)}</th>' for t in context["metric_titles"]]
+    titles = context["metric_titles"]
+    out += [f'<th class="sortable" data-type="number">{_e(t)}</th>' for t in titles]
     out.append(
         '<th class="sortable">prediction</th><th class="sortable">gold</th>'
         '<th class="sortable">domain</th><th class="sortable">difficulty</th></tr></thead>\n'
@@ -209,9 +210,9 @@ def _structured_part(context: dict[str, Any], out: list[str]) -> None:
         "<th>definition (k / n)</th></tr></thead>\n<tbody>\n"
     )
     for h in structured["headlines"]:
-        rate = "n/a" if h["rate"] is None else "%.3f" % h["rate"]
+        rate = "n/a" if h["rate"] is None else f"{h['rate']:.3f}"
         ci = h["ci95"]
-        interval = f"[{_e('%.3f' % ci[0])}, {_e('%.3f' % ci[1])}]" if ci else "n/a"
+        interval = f"[{_e(f'{ci[0]:.3f}')}, {_e(f'{ci[1]:.3f}')}]" if ci else "n/a"
         out.append(
             f'<tr><td>{_e(h["name"])}</td><td class="num">{_e(rate)}</td><td class="num">'
             f'{interval}</td><td class="num">{_e(h["k"])}/{_e(h["n"])}</td><td class="muted">'
