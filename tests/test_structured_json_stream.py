@@ -23,6 +23,7 @@ from assay.report.structured.json_stream import (
     ITEM_SHAPE,
     REFERENCE_SHAPE,
     _orjson_records,
+    record_pieces,
     render_structured_json_fast,
     structured_json_chunks,
     write_structured_json,
@@ -87,6 +88,38 @@ def test_chunk_boundaries_do_not_change_the_text(items: list[Any], per_chunk: in
     chunks = list(structured_json_chunks(report, per_chunk))
     assert len(chunks) == math.ceil(len(items) / per_chunk) + 1  # the last one: the tail
     assert "".join(chunks) == reference(report)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(shaped(ITEM_SHAPE), max_size=9), st.data(), st.integers(1, 4), st.integers(1, 4)
+)
+def test_records_written_later_are_the_text_of_one_list(
+    items: list[Any], data: st.DataObject, per_chunk: int, later_per_chunk: int
+) -> None:
+    """Records split between the report and record_pieces: the text of the whole list."""
+    cut = data.draw(st.integers(0, len(items)))
+    report = {"a": 1, "items": items, "z": [1, {"b": None}]}
+    later = record_pieces(items[cut:], later_per_chunk)
+    assert later is not None
+    text = "".join(structured_json_chunks({**report, "items": items[:cut]}, per_chunk, later))
+    assert text == reference(report)
+
+
+def test_records_written_later_reach_the_file(tmp_path: Path) -> None:
+    report = score_bundled_example().to_dict()
+    items = report["items"] * 40
+    later = record_pieces(items[700:])
+    assert later is not None
+    path = write_structured_json(tmp_path / "r.json", {**report, "items": items[:700]}, None, later)
+    assert path.read_bytes() == reference({**report, "items": items}).encode("utf-8")
+
+
+def test_records_written_later_need_an_items_list() -> None:
+    later = record_pieces([{"id": "a"}])
+    assert later is not None
+    with pytest.raises(ValueError, match="need an items list"):
+        "".join(structured_json_chunks({"items": None}, 500, later))
 
 
 def test_the_shapes_are_the_keys_to_dict_writes() -> None:

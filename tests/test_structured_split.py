@@ -14,6 +14,8 @@ import assay.cli.structured_cmd as structured_cmd
 from assay.cli.forked import ChildFailedError, in_child
 from assay.cli.main import main as cli
 from assay.io.bundled import data_path
+from assay.report.structured.files import render_structured_csv, render_structured_jsonl
+from assay.report.structured.json_stream import ITEMS_PER_CHUNK
 from assay.structured.api import prepare_structured, score_structured
 from assay.structured.summary import Tally
 
@@ -104,27 +106,46 @@ def _cli_report(tmp_path: Path, items: Path, references: Path, *extra: str) -> s
     return out.read_text("utf-8")
 
 
+@pytest.mark.parametrize("per_item", [None, "per-item.jsonl", "per-item.csv"])
 @pytest.mark.parametrize("wrapped", [False, True])
 def test_cli_scores_half_in_a_child_with_the_same_bytes(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, wrapped: bool
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, wrapped: bool, per_item: str | None
 ) -> None:
-    """Above the threshold the CLI forks once; its file is json.dumps of the one-pass report."""
+    """Above the threshold the CLI forks once; its files are those of the one-pass report.
+
+    Without ``--per-item`` the child sends its records as JSON text, else as records.
+    """
     items, references = _inputs(tmp_path, copies=70)  # 2,100 items
-    forks: list[int] = []
+    sent: list[int] = []
 
     def counted(task: Any, **kwargs: Any) -> Any:
-        forks.append(1)
-        return in_child(task, **kwargs)
+        collect = in_child(task, **kwargs)
+
+        def collected() -> Any:
+            part, later = collect()
+            sent.append(len(part.items))
+            sent.append(len(later))
+            return part, later
+
+        return collected
 
     monkeypatch.setattr(structured_cmd, "in_child", counted)
     extra = ("--read-facts-from-wrapped",) if wrapped else ()
+    if per_item is not None:
+        extra += ("--per-item", str(tmp_path / per_item))
     text = _cli_report(tmp_path, items, references, *extra)
-    assert forks == [1]
+    child = 2100 - 2100 * structured_cmd.PARENT_SHARE // 100
+    pieces = -(-child // ITEMS_PER_CHUNK)
+    assert sent == ([0, pieces] if per_item is None else [child, 0])
     whole = score_structured(
         items, BASE / "product.schema.json", references=references,
         read_facts_from_wrapped=wrapped,
-    )  # fmt: skip
-    assert text == reference(whole.to_dict())
+    ).to_dict()  # fmt: skip
+    assert text == reference(whole)
+    if per_item is not None:
+        written = (tmp_path / per_item).read_text("utf-8")
+        render = render_structured_csv if per_item.endswith(".csv") else render_structured_jsonl
+        assert written == render(whole)
 
 
 def test_cli_scores_the_half_here_when_the_child_fails(

@@ -19,6 +19,9 @@ from assay.io.output import refuse_overwriting_inputs
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from assay.report.structured.json_stream import Piece
+    from assay.structured.api import PreparedRun, ScoredPart
+
 _FILE = click.Path(dir_okay=False, path_type=Path)
 
 
@@ -104,12 +107,13 @@ def structured_command(
         [p for p in (items_path, schema_path, references_path) if p is not None],
     )
     with collector_paused():
-        report = _score(
-            items_path, schema_path, references_path, read_facts_from_wrapped, judge, dask
-        )
+        report, later = _score(
+            items_path, schema_path, references_path, read_facts_from_wrapped, judge, dask,
+            records_needed=per_item_path is not None,
+        )  # fmt: skip
         written = [p for p in (output_path, per_item_path) if p is not None]
         if output_path is not None:
-            write_structured_json(output_path, report, "--output")
+            write_structured_json(output_path, report, "--output", later)
         if per_item_path is not None:
             write_per_item(report, per_item_path, "--per-item")
     render_structured_terminal(report, side_console(stdout_taken(written)))
@@ -118,9 +122,13 @@ def structured_command(
 
 def _score(
     items_path: Path, schema_path: Path, references_path: Path | None,
-    read_facts_from_wrapped: bool, judge: JudgeArgs, dask: str | None,
-) -> dict[str, Any]:  # fmt: skip
-    """The structured report, with the LLM judge for free-text claims when asked for."""
+    read_facts_from_wrapped: bool, judge: JudgeArgs, dask: str | None, *, records_needed: bool,
+) -> tuple[dict[str, Any], list[Piece]]:  # fmt: skip
+    """The structured report, with the LLM judge for free-text claims when asked for.
+
+    And the JSON text of records that follow ``report["items"]``, made by a child
+    process (see :func:`_score_in_two`); always empty when ``records_needed``.
+    """
     from assay.structured.api import score_structured
 
     llm = None
@@ -131,7 +139,9 @@ def _score(
 
         llm = LLMClaimJudge(judge.config())
     if llm is None and dask is None:
-        return _score_in_two(items_path, schema_path, references_path, read_facts_from_wrapped)
+        return _score_in_two(
+            items_path, schema_path, references_path, read_facts_from_wrapped, records_needed
+        )
     try:
         report = score_structured(
             items_path, schema_path, references=references_path,
@@ -146,7 +156,7 @@ def _score(
             raise llm.offline_miss
         report["llm_judge"] = llm.summary()
         echo_run_counts(llm.run.counts, llm.run.config.ledger_dir())
-    return report
+    return report, []
 
 
 #: fewer items than this are scored in this process alone (a fork costs more than it saves)
@@ -157,14 +167,16 @@ PARENT_SHARE = 55
 
 def _score_in_two(
     items_path: Path, schema_path: Path, references_path: Path | None,
-    read_facts_from_wrapped: bool,
-) -> dict[str, Any]:  # fmt: skip
+    read_facts_from_wrapped: bool, records_needed: bool,
+) -> tuple[dict[str, Any], list[Piece]]:  # fmt: skip
     """The report, the later items scored in a forked child (the second core).
 
     The child sends back its items' counts and per-item records
-    (:class:`~assay.structured.api.ScoredPart`); the report is the one scoring in line
-    gives (a test compares the bytes). An error is the one scoring in line raises
-    first: this process scores the earlier items.
+    (:class:`~assay.structured.api.ScoredPart`), or, unless ``records_needed``, the
+    records' JSON text instead (:func:`~assay.report.structured.json_stream.record_pieces`):
+    then ``report["items"]`` holds only this process's records, and the text the rest.
+    The JSON file is the one scoring in line gives (tests compare the bytes). An error
+    is the one scoring in line raises first: this process scores the earlier items.
     """
     from assay.structured.api import prepare_structured
 
@@ -174,9 +186,9 @@ def _score_in_two(
     )  # fmt: skip
     total = len(run.items)
     if total < SPLIT_MIN_ITEMS or not can_fork():
-        return run.report_dict([run.part(0, total)])
+        return run.report_dict([run.part(0, total)]), []
     cut = total * PARENT_SHARE // 100
-    collect = in_child(lambda: run.part(cut, total))
+    collect = in_child(lambda: _part(run, cut, total, records_needed))
     try:
         first = run.part(0, cut)
         import assay.stats.intervals  # noqa: F401 - the report's numpy, loaded while the child works
@@ -185,10 +197,24 @@ def _score_in_two(
             collect()  # reap the child
         raise
     try:
-        second = collect()
+        second, later = collect()
     except ChildFailedError:  # killed, or an outcome that did not pickle: score it here
-        second = run.part(cut, total)
-    return run.report_dict([first, second])
+        second, later = run.part(cut, total), []
+    return run.report_dict([first, second]), later
+
+
+def _part(
+    run: PreparedRun, start: int, stop: int, records_needed: bool
+) -> tuple[ScoredPart, list[Piece]]:
+    """Score ``items[start:stop]``; unless ``records_needed``, their records as JSON text."""
+    from assay.report.structured.json_stream import record_pieces
+    from assay.structured.api import ScoredPart
+
+    part = run.part(start, stop)
+    pieces = None if records_needed else record_pieces(part.items)
+    if pieces is None:
+        return part, []
+    return ScoredPart(part.tally, []), pieces
 
 
 def run_structured_demo(

@@ -42,7 +42,7 @@ from __future__ import annotations
 import json
 import marshal
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -86,54 +86,86 @@ def render_structured_json_fast(report: dict[str, Any]) -> str:
     return "".join(structured_json_chunks(report))
 
 
-def write_structured_json(path: str | Path, report: dict[str, Any], option: str | None) -> Path:
+def write_structured_json(
+    path: str | Path,
+    report: dict[str, Any],
+    option: str | None,
+    later: Sequence[Piece] = (),
+) -> Path:
     """Stream the JSON report to ``path`` (``-``: standard output), atomically replaced.
 
     The bytes are those of :func:`assay.io.output.write_file` on the whole text (UTF-8,
-    a lone surrogate written as its backslash escape).
+    a lone surrogate written as its backslash escape). ``later``: the text of records
+    that follow ``report["items"]`` (:func:`record_pieces`, made in another process),
+    written as if they were at the end of that list.
 
     Raises:
         OutputFileError: the file cannot be written (the old file, or none, is left).
     """
     with open_output(path, option=option) as sink:
-        for text, records in _pieces(report, ITEMS_PER_CHUNK):
+        for text, records in _pieces(report, ITEMS_PER_CHUNK, later):
             sink.write(text.encode("utf-8", "backslashreplace"))
             sink.write(records)
     return sink.path
 
 
 def structured_json_chunks(
-    report: dict[str, Any], items_per_chunk: int = ITEMS_PER_CHUNK
+    report: dict[str, Any], items_per_chunk: int = ITEMS_PER_CHUNK, later: Sequence[Piece] = ()
 ) -> Iterator[str]:
     """The JSON report's text in pieces: the head, the records in chunks, the tail."""
-    for text, records in _pieces(report, items_per_chunk):
+    for text, records in _pieces(report, items_per_chunk, later):
         yield text + records.decode("utf-8") if records else text
 
 
-def _pieces(report: dict[str, Any], items_per_chunk: int) -> Iterator[tuple[str, bytes]]:
+Piece = tuple[str, bytes]  # text, then the UTF-8 bytes orjson wrote after it
+_INNER = ",\n" + _PAD * _DEPTH  # between two records
+
+
+def record_pieces(records: list[Any], items_per_chunk: int = ITEMS_PER_CHUNK) -> list[Piece] | None:
+    """The text of ``records`` placed after earlier records, for ``write_structured_json``.
+
+    ``None`` when this writer cannot stream (no C encoder): keep the records instead.
+    """
+    if _c_make_encoder is None:
+        return None
+    return list(_record_chunks(records, items_per_chunk, _INNER))
+
+
+def _pieces(
+    report: dict[str, Any], items_per_chunk: int, later: Sequence[Piece] = ()
+) -> Iterator[Piece]:
     """:func:`structured_json_chunks` as ``(text, UTF-8 bytes orjson wrote after it)``."""
     items = report.get("items")
-    if _c_make_encoder is None or type(items) is not list or not items:
+    if _c_make_encoder is None or type(items) is not list or not (items or later):
+        if later:
+            raise ValueError("records to write after the items need an items list")
         yield dumps_sorted_indented(report) + "\n", b""
         return
     head, tail = dumps_sorted_indented({**report, "items": []}).split(_ITEMS_SLOT)
-    plan = _plan(ITEM_SHAPE, _DEPTH)
-    inner = ",\n" + _PAD * _DEPTH
     opening = head + _ITEMS_SLOT[:-1] + "\n" + _PAD * _DEPTH
+    yield from _record_chunks(items, items_per_chunk, opening)
+    for n, (text, records) in enumerate(later):
+        # every piece of record_pieces starts with the separator; the first record opens
+        yield (opening + text[len(_INNER) :] if n == 0 and not items else text), records
+    yield "\n" + _PAD + "]" + tail + "\n", b""
+
+
+def _record_chunks(items: list[Any], items_per_chunk: int, first: str) -> Iterator[Piece]:
+    """The records in chunks; ``first`` comes before the first record, a separator after."""
+    plan = _plan(ITEM_SHAPE, _DEPTH)
     fast = _orjson_dumps()
     for start in range(0, len(items), items_per_chunk):
         chunk = items[start : start + items_per_chunk]
         text = _orjson_records(chunk, fast) if fast is not None else None
         if text is not None:
-            yield (opening if start == 0 else inner), text
+            yield (first if start == 0 else _INNER), text
             continue
         out: list[str] = []
         for item in chunk:
-            out.append(inner)
+            out.append(_INNER)
             _shaped(item, plan, _DEPTH, out)
-        out[0] = opening if start == 0 else inner
+        out[0] = first if start == 0 else _INNER
         yield "".join(out), b""
-    yield "\n" + _PAD + "]" + tail + "\n", b""
 
 
 _ORJSON: list[Any] = []  # [orjson.dumps or None], looked up on first use
