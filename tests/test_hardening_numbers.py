@@ -335,7 +335,15 @@ def test_invalid_string_after_a_huge_number_names_its_field() -> None:
     with pytest.raises(InputFileError) as caught:
         loads_strict(text, "x.jsonl", 2)
     assert caught.value.field == "prediction"
-    assert "invalid JSON (Invalid control character" in caught.value.problem
+    assert caught.value.problem == (
+        "invalid JSON (Invalid control character at column 40); fix or remove the line"
+    )
+
+
+def test_control_character_line_says_at_once() -> None:
+    with pytest.raises(InputFileError) as caught:
+        loads_strict('{"prediction": "a\tb"}', "x.jsonl", 1)
+    assert caught.value.problem.startswith("invalid JSON (Invalid control character at column 18)")
 
 
 _JSON_VALUES = st.recursive(

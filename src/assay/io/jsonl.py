@@ -225,9 +225,10 @@ def loads_strict(
 def _invalid_json(exc: json.JSONDecodeError, path: str | Path, line: int | None) -> InputFileError:
     """The one-line error for text the JSON parser refuses, naming line and column."""
     hint = "fix or remove the line" if line is not None else "fix the file"
+    reason = exc.msg.removesuffix(" at")  # "Invalid control character at": one "at"
     return InputFileError(
         path,
-        f"invalid JSON ({exc.msg} at column {exc.colno}); {hint}",
+        f"invalid JSON ({reason} at column {exc.colno}); {hint}",
         line=line if line is not None else exc.lineno,
     )
 
