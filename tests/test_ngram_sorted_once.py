@@ -126,3 +126,15 @@ def test_split_punctuation_equals_sacrebleu(text: str) -> None:
     from assay.metrics.chrf import split_punctuation
 
     assert split_punctuation(text) == CHRF(word_order=2)._remove_punctuation(text)
+
+
+@given(st.lists(st.lists(st.sampled_from(["a", "b", "c", "ab", "", "é", "😀"]), max_size=8)))
+def test_pack_tokens_numbers_tokens_in_order_of_first_appearance(texts: list[list[str]]) -> None:
+    numbering: dict[str, int] = {}
+    for token in (t for text in texts for t in text):
+        if token not in numbering:
+            numbering[token] = len(numbering)
+    packed = _vector.pack_tokens(texts)
+    assert packed.ids.tolist() == [numbering[t] for text in texts for t in text]
+    assert packed.lengths.tolist() == [len(text) for text in texts]
+    assert packed.vocab == max(len(numbering), 1)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, count
 
 import numpy as np
 import numpy.typing as npt
@@ -40,12 +40,19 @@ class Packed:
 
 
 def pack_tokens(texts: Sequence[Sequence[Hashable]]) -> Packed:
-    """Pack token sequences, numbering distinct tokens in order of appearance."""
+    """Pack token sequences, numbering distinct tokens in order of appearance.
+
+    One dict pass: ``setdefault`` gives each token the position of its first
+    occurrence, and those positions, renumbered in order, are the dense ids.
+    """
     flat = list(chain.from_iterable(texts))
-    index = dict(zip(dict.fromkeys(flat), range(len(flat)), strict=False))
-    ids = np.fromiter(map(index.__getitem__, flat), dtype=np.int64, count=len(flat))
+    first: dict[Hashable, int] = {}
+    at = np.fromiter(map(first.setdefault, flat, count()), dtype=np.int64, count=len(flat))
     lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
-    return Packed(ids, lengths, max(len(index), 1))
+    is_first = np.zeros(len(flat), dtype=bool)
+    is_first[at] = True
+    ids = np.cumsum(is_first) - 1
+    return Packed(ids[at], lengths, max(len(first), 1))
 
 
 def pack_chars(texts: Sequence[str]) -> Packed:
