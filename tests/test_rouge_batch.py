@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 from rouge_score import rouge_scorer
 
 import assay
-from assay.metrics import rouge_batch
 from assay.metrics.corpus import VECTOR_MIN_CHARS
 from assay.metrics.registry import get_metric
+from assay.metrics.rouge import code_point_string
 
 WORDS = st.sampled_from(["the", "cat", "The", "a", "mat", "sat", "x1", "?", "cat,", "\n"])
 TEXT = st.lists(WORDS, max_size=14).map(" ".join)
@@ -103,8 +103,8 @@ def test_short_sides_have_no_ngrams() -> None:
     assert batch("rouge_l", items) == [(2, 2, 3), (2, 3, 2), (0, 0, 1), (0, 1, 0)]
 
 
-def test_a_pair_past_the_prebuilt_code_points_uses_the_general_lcs() -> None:
-    long = " ".join(f"w{i}" for i in range(len(rouge_batch._CODES) // 2 + 10))
+def test_a_pair_past_the_prebuilt_code_points_still_gets_its_lcs() -> None:
+    long = " ".join(f"w{i}" for i in range(len(code_point_string()) // 2 + 10))
     rows = batch("rouge_l", [(long, [long + " extra"])])
     n = len(long.split())
     assert rows == [(n, n, n + 1)]

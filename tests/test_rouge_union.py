@@ -18,6 +18,7 @@ from rouge_score import rouge_scorer
 
 import assay
 from assay.metrics import rouge_union
+from assay.metrics.corpus import VECTOR_MIN_CHARS
 from assay.metrics.rouge import summary_lcs_hits
 from assay.metrics.rouge_union import MAX_WIDTH, union_hits
 
@@ -82,3 +83,44 @@ def test_score_corpus_equals_rouge_score_per_item(items: list[tuple[str, list[st
     assert list(result.values) == pytest.approx(expected, abs=1e-12)
     bound = assay.bind("rouge_lsum", tokenizer="rouge-score")
     assert list(result.values) == [bound.score(p, t) for p, t in pairs]
+
+
+TWO_LINES = st.lists(
+    st.lists(st.sampled_from("The cat a mat sat on x1".split()), min_size=1, max_size=20).map(
+        " ".join
+    ),
+    min_size=1,
+    max_size=2,
+).map("\n".join)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(TWO_LINES, TWO_LINES), min_size=20, max_size=60))
+def test_small_items_of_a_corpus_share_one_union_call(items: list[tuple[str, str]]) -> None:
+    """Items of at most 2 x 2 sentence pairs (fewer than 64 each) are pooled into one call.
+
+    The corpus is repeated past ``VECTOR_MIN_CHARS``, where ``score_corpus`` scores
+    it as a whole (smaller corpora go item by item, each far below 64 pairs).
+    """
+    size = sum(len(p) + len(t) for p, t in items)
+    items = items * (VECTOR_MIN_CHARS // size + 1)
+    calls: list[int] = []
+    real = rouge_union.union_hits
+
+    def counted(union: Sequence[tuple[Sequence[Sequence[str]], Sequence[Sequence[str]]]]) -> list:
+        calls.append(len(union))
+        return real(union)
+
+    preds, targets = [p for p, _ in items], [[t] for _, t in items]
+    rouge_union.union_hits = counted  # type: ignore[assignment]
+    try:
+        result = assay.score_corpus("rouge_lsum", preds, targets, tokenizer="rouge-score")
+    finally:
+        rouge_union.union_hits = real
+    expected = [SCORER.score(t, p)["rougeLsum"].fmeasure for p, t in items]
+    assert list(result.values) == pytest.approx(expected, abs=1e-12)
+    bound = assay.bind("rouge_lsum", tokenizer="rouge-score")
+    assert list(result.values) == [bound.score(p, t) for p, t in zip(preds, targets, strict=True)]
+    lines = [(p.count("\n") + 1, t.count("\n") + 1) for p, t in items]
+    pooled = [a * b for a, b in lines if a * b > 1]
+    assert calls == ([len(pooled)] if sum(pooled) >= 64 else [])

@@ -17,10 +17,11 @@ are counted with the per-token clipping of ROUGE 1.5.5 (a token is counted at mo
 as often as it occurs on either side). ``P = hits / pred tokens``,
 ``R = hits / target tokens``. The LCS positions follow rouge-score's backtracking
 (prefer moving along the prediction when that keeps a longer LCS), computed from
-bit-parallel rows (Hyyrö 2004) instead of a full table. Items with 64 or more
-sentence pairs (and predicted sentences of at most 52 tokens) go to
-:mod:`assay.metrics.rouge_union`, which runs the rows and the backtracking of every
-pair of a whole corpus in lockstep with numpy.
+bit-parallel rows (Hyyrö 2004) instead of a full table. When the items with
+more than one sentence on a side hold 64 or more sentence pairs between them, they
+go to :mod:`assay.metrics.rouge_union` together (predicted sentences of at most
+52 tokens), which runs the rows and the backtracking of every pair of a whole
+corpus in lockstep with numpy.
 
 ``score_corpus`` on corpora of 2,000 characters or more takes the corpus loops of
 :mod:`assay.metrics.rouge_batch` for ROUGE-N and ROUGE-L (each text tokenised once,
@@ -41,8 +42,9 @@ for several targets). The default tokenizer is ``word``, which keeps non-ASCII t
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from rapidfuzz.distance import LCSseq
@@ -96,10 +98,24 @@ def prf(hits: float, n_pred: float, n_target: float, beta: float) -> tuple[float
     return p, r, f_beta(p, r, beta)
 
 
+@functools.cache
+def code_point_string() -> str:
+    """The code points below the surrogates, in order (built once, on first use)."""
+    return "".join(map(chr, range(0xD800)))
+
+
 def _as_code_points(a: Sequence[str], b: Sequence[str]) -> tuple[str, str]:
-    vocab = {
-        tok: chr(i if i < 0xD800 else i + 0x800) for i, tok in enumerate(dict.fromkeys([*a, *b]))
-    }
+    """Two token sequences as strings of one code point per distinct token of the pair.
+
+    The distinct tokens are zipped with :func:`code_point_string` (no ``chr`` call
+    per token); past its length, code points above the surrogates follow.
+    """
+    codes = code_point_string()
+    distinct = dict.fromkeys([*a, *b])
+    if len(distinct) <= len(codes):
+        vocab = dict(zip(distinct, codes, strict=False))
+    else:
+        vocab = {tok: chr(i if i < 0xD800 else i + 0x800) for i, tok in enumerate(distinct)}
     return "".join(map(vocab.__getitem__, a)), "".join(map(vocab.__getitem__, b))
 
 
@@ -258,7 +274,7 @@ def _rouge_l(prediction: str, target: str, s: Settings) -> Stats:
     return (lcs_length(pred, ref), len(pred), len(ref))
 
 
-_UNION_MIN_PAIRS = 64  # sentence pairs from which the vectorised union-LCS is faster
+_UNION_MIN_PAIRS = 64  # sentence pairs (of all items together) from which rouge_union is faster
 
 
 def _rouge_lsum(prediction: str, target: str, s: Settings) -> Stats:
@@ -279,7 +295,7 @@ Sentences = list[list[str]]
 def _lsum_stats(
     preds: Sequence[Sentences], targets_list: Sequence[Sequence[Sentences]], s: Settings
 ) -> list[Stats]:
-    """The best target's statistics per item; large unions go to :mod:`rouge_union` at once."""
+    """The best target's statistics per item; many union pairs go to :mod:`rouge_union` at once."""
     rows: list[list[list[Any]]] = []
     union: list[tuple[Sentences, Sentences]] = []
     for pred, refs in zip(preds, targets_list, strict=True):
@@ -291,8 +307,6 @@ def _lsum_stats(
                 pass
             elif len(pred) == 1 and len(ref) == 1:  # one LCS: its tokens survive the clipping
                 row[0] = lcs_length(pred[0], ref[0])
-            elif len(pred) * len(ref) < _UNION_MIN_PAIRS:
-                row[0] = summary_lcs_hits(ref, pred)
             else:
                 row[0] = None
                 union.append((ref, pred))
@@ -304,12 +318,20 @@ def _lsum_stats(
 
 
 def _fill_union(rows: list[list[list[Any]]], union: list[tuple[Sentences, Sentences]]) -> None:
-    """Put the union-LCS hits into the rows left ``None`` (in order)."""
+    """Put the union-LCS hits into the rows left ``None`` (in order).
+
+    The items of a whole corpus go to :func:`rouge_union.union_hits` together when
+    they hold :data:`_UNION_MIN_PAIRS` sentence pairs or more between them (its
+    array operations then cover many pairs each); fewer are counted one by one.
+    """
     if not union:
         return
-    from assay.metrics.rouge_union import union_hits
+    if sum(len(ref) * len(pred) for ref, pred in union) < _UNION_MIN_PAIRS:
+        hits: Iterator[int | None] = iter([None] * len(union))
+    else:
+        from assay.metrics.rouge_union import union_hits
 
-    hits = iter(union_hits(union))
+        hits = iter(union_hits(union))
     pending = iter(union)
     for item in rows:
         for row in item:

@@ -9,9 +9,8 @@ less work per item:
   ``n`` tokens has no n-gram, so no counting happens for it (most items of short
   answers for ROUGE-3 … 9); the clipped hits are summed over the target's
   n-grams counted where the prediction has them (those are the shared ones);
-* ROUGE-L maps a pair's tokens to code points by zipping its distinct tokens with
-  a prebuilt string of code points (no ``chr`` call per token) before rapidfuzz's
-  bit-parallel ``LCSseq``;
+* ROUGE-L is :func:`assay.metrics.rouge.lcs_length` (rapidfuzz's bit-parallel
+  ``LCSseq`` on the pair's tokens as code points) per pair;
 * an item with one target takes its row as is; with several, the best F (the
   first on ties) is picked exactly as the per-item path does.
 
@@ -26,14 +25,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from rapidfuzz.distance import LCSseq
-
 from assay.metrics.base import Settings, Stats
 from assay.metrics.ngrams import count, shifted
 from assay.metrics.rouge import lcs_length, prf
 from assay.text.normalize import normalize_none
-
-_CODES = "".join(map(chr, range(0xD800)))  # code points below the surrogates, in order
 
 
 def text_tokens(s: Settings) -> Callable[[str], list[str]]:
@@ -68,24 +63,6 @@ def ngram_stats(
     return out
 
 
-def code_points(a: Sequence[str], b: Sequence[str]) -> tuple[str, str]:
-    """Two token sequences (together at most ``len(_CODES)`` tokens) as code-point strings.
-
-    Each distinct token of the pair gets its own code point; the LCS does not
-    depend on which.
-    """
-    table = dict(zip(dict.fromkeys([*a, *b]), _CODES, strict=False))
-    get = table.__getitem__
-    return "".join(map(get, a)), "".join(map(get, b))
-
-
-def pair_lcs(a: Sequence[str], b: Sequence[str]) -> int:
-    """The LCS length of two non-empty token sequences (rapidfuzz on code points)."""
-    if len(a) + len(b) > len(_CODES):
-        return lcs_length(a, b)
-    return int(LCSseq.similarity(*code_points(a, b)))
-
-
 def lcs_stats(
     predictions: Sequence[str], targets_list: Sequence[Sequence[str]], s: Settings
 ) -> list[Stats]:
@@ -98,7 +75,7 @@ def lcs_stats(
         rows = []
         for target in targets:
             ref = tokens(target)
-            rows.append((pair_lcs(pred, ref) if pred and ref else 0, len(pred), len(ref)))
+            rows.append((lcs_length(pred, ref), len(pred), len(ref)))
         out.append(rows[0] if len(rows) == 1 else best_row(rows, beta))
     return out
 
