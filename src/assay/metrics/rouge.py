@@ -228,7 +228,10 @@ def _tokens(text: str, s: Settings) -> list[str]:
 
 
 def _sentences(text: str, s: Settings) -> list[list[str]]:
-    return [s.tokenize(line) for line in s.normalize(text).split("\n") if line]
+    text = s.normalize(text)
+    if "\n" not in text:  # one line: no split, no list of lines
+        return [s.tokenize(text)] if text else []
+    return [s.tokenize(line) for line in text.split("\n") if line]
 
 
 PairStats = Callable[[str, str, Settings], Stats]
@@ -342,6 +345,8 @@ def _fill_union(rows: list[list[list[Any]]], union: list[tuple[Sentences, Senten
 
 def _best_row(item: Sequence[Sequence[Any]], beta: float) -> Stats:
     """The row with the best F (the first on ties), as :func:`_best_target`."""
+    if len(item) == 1:  # F is never below 0: the only row is the best
+        return tuple(item[0])
     best: Stats = ()
     best_f = -1.0
     for row in item:
