@@ -102,7 +102,7 @@ def write_outputs(
         text = per_question_csv(result, rows)
         _write(Path(per_question_csv_path), text, written, "--per-question-csv")
     if results_dir is not None:
-        scores, summary = scores_jsonl(result), summary_json(result)
+        scores, summary = scores_jsonl(result, rows), summary_json(result)
         with directory_lock(results_folder(results_dir), option="--results-dir") as folder:
             _write(folder / "scores.jsonl", scores, written, "--results-dir")
             _write(folder / "summary.json", summary, written, "--results-dir")

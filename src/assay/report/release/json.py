@@ -82,12 +82,30 @@ def rounded_scores(
     return out[0], out[1], out[2]
 
 
+_SCORES_AT = PER_QUESTION_FIELDS.index("accuracy")  # accuracy, token_f1, anls: in that order
+assert PER_QUESTION_FIELDS[_SCORES_AT : _SCORES_AT + 3] == _SCORE_NAMES  # noqa: S101 - a layout fact
+
+
 def question_rows(
     system: SystemResult, seen: dict[float, float] | None = None
 ) -> list[dict[str, Any]]:
-    """Every per-question row of a system (:func:`question_dict`), in gold order."""
+    """Every per-question row of a system (:func:`question_dict`), in gold order.
+
+    A question without a released row is built from one list of its fields, the
+    rounded scores put in place (the same dict, in the same key order, as
+    :func:`question_dict` makes).
+    """
     seen = {} if seen is None else seen
-    return [question_dict(q, seen) for q in system.questions]
+    rows = []
+    at, names = _SCORES_AT, PER_QUESTION_FIELDS
+    for q in system.questions:
+        if q.released_row is not None:
+            rows.append(question_dict(q, seen))
+            continue
+        values = list(_QUESTION_FIELDS(q))
+        values[at : at + 3] = rounded_scores(q, seen)
+        rows.append(dict(zip(names, values)))  # noqa: B905 - one value per field
+    return rows
 
 
 def release_report(

@@ -16,25 +16,48 @@ from assay.io.json_text import compact_encoder, dumps_indented
 from assay.report.release.json import aggregate_dict, rounded_scores
 
 
-def scores_jsonl(result: EvaluationResult) -> str:
-    """The ``scores.jsonl`` text (each line ``json.dumps(row, ensure_ascii=False)``)."""
+def scores_jsonl(
+    result: EvaluationResult, rows: dict[str, list[dict[str, Any]]] | None = None
+) -> str:
+    """The ``scores.jsonl`` text (each line ``json.dumps(row, ensure_ascii=False)``).
+
+    ``rows``: each system's question rows (:func:`~assay.report.release.json.question_rows`)
+    when already made; their rounded scores are used instead of rounding again.
+    """
     encode = compact_encoder(ensure_ascii=False)
     seen: dict[float, float] = {}
     lines = []
     for system in result.systems:
-        for q in system.questions:
-            accuracy, token_f1, anls = rounded_scores(q, seen)
-            row = {
-                "system": system.system,
-                "question_id": q.question_id,
-                "accuracy": accuracy,
-                "token_f1": token_f1,
-                "anls": anls,
-                "status": q.status,
-            }
-            lines.append(encode(row))
+        made = (rows or {}).get(system.system)
+        head = '{"system": ' + encode(system.system) + ', "question_id": '
+        for k, q in enumerate(system.questions):
+            if made is None:
+                scores = rounded_scores(q, seen)
+            else:
+                row = made[k]
+                scores = row["accuracy"], row["token_f1"], row["anls"]
+            lines.append(_score_line(head, q.question_id, scores, q.status, encode))
     lines.append("")
     return "\n".join(lines)
+
+
+def _score_line(
+    head: str, question_id: Any, scores: tuple[Any, Any, Any], status: Any, encode: Any
+) -> str:
+    """One ``scores.jsonl`` line: ``json.dumps`` of the row (its scalars by the encoder)."""
+    accuracy, token_f1, anls = scores
+    return (
+        f"{head}{encode(question_id)}, \"accuracy\": {_number(accuracy, encode)}, "
+        f"\"token_f1\": {_number(token_f1, encode)}, \"anls\": {_number(anls, encode)}, "
+        f"\"status\": {encode(status)}}}"
+    )
+
+
+def _number(value: Any, encode: Any) -> str:
+    """A score's JSON text: ``float.__repr__`` for a finite float, else the encoder's."""
+    if type(value) is float and value - value == 0.0:  # finite (NaN and inf give NaN)
+        return float.__repr__(value)
+    return str(encode(value))
 
 
 def summary(result: EvaluationResult) -> dict[str, Any]:
