@@ -242,6 +242,8 @@ def evaluate_inputs(
             progress=progress,
             executor=inputs.dask,
             partition_progress=partition_lines(inputs.dask),
+            # the later systems scored by a forked child on the second core
+            background=in_child if inputs.dask is None else None,
         )
 
 

@@ -33,6 +33,7 @@ from assay.evaluation.blocked import score_systems
 from assay.evaluation.coverage import check_coverage
 from assay.evaluation.fingerprint import fingerprint
 from assay.evaluation.profiles import Prepared, get_profile, metric_signatures
+from assay.evaluation.split_scoring import MIN_QUESTIONS, Background, score_split
 from assay.io.gold import RECORDS, GoldQuestion, read_gold, read_gold_records
 from assay.io.oddities import Oddities
 from assay.io.predictions import PredictionRow, iter_prediction_records
@@ -185,6 +186,7 @@ def evaluate(
     progress: Callable[[str], None] | None = None,
     executor: Any = None,
     partition_progress: Callable[[int, int], None] | None = None,
+    background: Background | None = None,
 ) -> EvaluationResult:
     """Evaluate every system against the gold files under one profile.
 
@@ -202,6 +204,11 @@ def evaluate(
             a scheduler address or a ``dask.distributed.Client`` (see
             :mod:`assay.parallel`). Every executor gives the same result.
         partition_progress: called with ``(done, total)`` partitions.
+        background: starts a task in another process and returns a function waiting
+            for its value (the CLI's forked child): in this process, with several
+            systems and enough questions, the later systems are scored there while
+            the earlier ones are scored here (see :mod:`assay.evaluation.split_scoring`;
+            the same result).
 
     Raises:
         UnknownProfileError, InvalidOptionError, InputFileError: bad options or inputs;
@@ -232,7 +239,18 @@ def evaluate(
             if partition_progress is not None:
                 partition_progress(done, total)
 
-        scored = score_systems(runner, task, systems, context, gold, each)
+        if background is not None and splits(runner, systems, gold):
+
+            def score(part: Sequence[SystemInput], here: bool) -> list[Any]:
+                step = (lambda done, _: each(done, len(systems))) if here else None
+                return runner.map(task, list(part), context, progress=step)
+
+            def finished(done: int) -> None:
+                each(done, len(systems))
+
+            scored = score_split(score, systems, context[1], background, finished)
+        else:
+            scored = score_systems(runner, task, systems, context, gold, each)
     results = [result for result, _, _ in scored]
     coverage = [line for _, _, lines in scored for line in lines]
     if notes is not None:
@@ -256,6 +274,13 @@ def evaluate(
             if notes is not None
             else tuple(coverage)
         ),
+    )
+
+
+def splits(runner: Any, systems: Sequence[SystemInput], gold: Sequence[GoldQuestion]) -> bool:
+    """Whether a run in this process is worth scoring in two (several systems, enough rows)."""
+    return (
+        not runner.distributed and len(systems) > 1 and len(gold) * len(systems) >= MIN_QUESTIONS
     )
 
 
