@@ -73,6 +73,7 @@ _FILE = click.Path(dir_okay=False, path_type=Path)
 )
 @dask_option()
 @judge_options
+@collector_paused()  # to the return: the report's ~10^6 objects are freed before a pass runs
 def structured_command(
     items_path: Path,
     schema_path: Path,
@@ -106,16 +107,15 @@ def structured_command(
         {"--output": output_path, "--per-item": per_item_path},
         [p for p in (items_path, schema_path, references_path) if p is not None],
     )
-    with collector_paused():
-        report, later = _score(
-            items_path, schema_path, references_path, read_facts_from_wrapped, judge, dask,
-            records_needed=per_item_path is not None,
-        )  # fmt: skip
-        written = [p for p in (output_path, per_item_path) if p is not None]
-        if output_path is not None:
-            write_structured_json(output_path, report, "--output", later)
-        if per_item_path is not None:
-            write_per_item(report, per_item_path, "--per-item")
+    report, later = _score(
+        items_path, schema_path, references_path, read_facts_from_wrapped, judge, dask,
+        records_needed=per_item_path is not None,
+    )  # fmt: skip
+    written = [p for p in (output_path, per_item_path) if p is not None]
+    if output_path is not None:
+        write_structured_json(output_path, report, "--output", later)
+    if per_item_path is not None:
+        write_per_item(report, per_item_path, "--per-item")
     render_structured_terminal(report, side_console(stdout_taken(written)))
     echo_written(written)
 
@@ -192,6 +192,9 @@ def _score_in_two(
     try:
         first = run.part(0, cut)
         import assay.stats.intervals  # noqa: F401 - the report's numpy, loaded while the child works
+        from assay.report.structured.terminal import load_rich
+
+        load_rich()  # the terminal view's imports, also while the child works
     except BaseException:
         with contextlib.suppress(BaseException):
             collect()  # reap the child

@@ -28,6 +28,13 @@ def headline_beside(headline: dict[str, Any]) -> str:
     return " · ".join(f"{k.replace('_', ' ')} {v}" for k, v in headline["extra"].items())
 
 
+def load_rich() -> None:
+    """Import the parts of rich this view uses (a caller with time to spare, ahead of need)."""
+    import rich.console
+    import rich.markup
+    import rich.table  # noqa: F401
+
+
 def render_structured_terminal(report: dict[str, Any], console: Console | None = None) -> None:
     """Print the identity, the headline numbers, the cross-tab and the reason counts."""
     from rich.console import Console
