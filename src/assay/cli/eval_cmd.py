@@ -20,7 +20,7 @@ from assay.cli.options import (
 )
 from assay.cli.stdout import side_console, stdout_taken
 from assay.collector import collector_paused
-from assay.errors import InvalidOptionError
+from assay.errors import InvalidOptionError, OutputFileError
 from assay.evaluation.compare import result_document
 from assay.evaluation.runs import (
     DEFAULT_GOLD_NAMES,
@@ -29,7 +29,7 @@ from assay.evaluation.runs import (
     default_gold_files,
     evaluate,
 )
-from assay.io.output import is_stdout, refuse_overwriting_inputs
+from assay.io.output import StagedFile, is_stdout, refuse_overwriting_inputs
 from assay.io.sources import STDIN, base_name
 
 PREDICTION_SUFFIXES = (".jsonl", ".json", ".csv", ".tsv", ".parquet", ".pq")
@@ -174,7 +174,7 @@ def eval_command(
         enabled=forking,
     )
     document = None
-    rendered: list[tuple[Path, str, str]] = []
+    rendered: list[Rendered] = []
     try:
         if compared:
             with phase(STATISTICS):
@@ -185,7 +185,11 @@ def eval_command(
                     forked=forking,
                 )  # fmt: skip
     finally:
-        written = release_files()  # its error first, as when it ran before the statistics
+        try:
+            written = release_files()  # its error first, as when it ran before the statistics
+        except BaseException:
+            discard_rendered(rendered)
+            raise
     written += write_rendered(rendered)  # only once the release files are written
     if document is None or not several:
         released = result.profile == "xldocbench"
@@ -269,6 +273,11 @@ def write_comparison_files(
     return write_rendered(texts)
 
 
+Rendered = tuple[Path, str | StagedFile | OutputFileError, str]
+"""A file to write: its path, its text (or its staged content, or the error staging
+it met, raised when its turn to be written comes) and the option naming it."""
+
+
 def render_comparison_files(
     document: dict[str, Any],
     result_json: Path | None,
@@ -276,18 +285,25 @@ def render_comparison_files(
     markdown_path: Path | None,
     *,
     forked: bool = False,
-) -> list[tuple[Path, str, str]]:
+) -> list[Rendered]:
     """The ``(path, text, option)`` of each result JSON, HTML and Markdown asked for.
 
-    ``forked``: the result JSON's text is made by a forked child while this process
-    renders the HTML and Markdown (see :mod:`assay.cli.forked`; the same text).
+    ``forked``: the result JSON is made by a forked child while this process renders
+    the HTML and Markdown (see :mod:`assay.cli.forked`), and the child also writes it
+    to a temporary file beside its target (:func:`assay.io.output.stage_file`): the
+    entry holds that staged file, put in place by :func:`write_rendered` in its turn
+    (the same bytes), so the text never crosses the pipe.
     """
     from assay.report.result.json import dumps_result
 
-    json_text = (
-        None if result_json is None else in_child(lambda: dumps_result(document), enabled=forked)
-    )
-    texts = []
+    json_text: Callable[[], str | StagedFile | OutputFileError] | None = None
+    if result_json is not None:
+        json_text = (
+            in_child(lambda: _staged(result_json, dumps_result(document)))
+            if forked
+            else in_child(lambda: dumps_result(document), enabled=False)
+        )
+    texts: list[Rendered] = []
     try:
         if html_path is not None:
             from assay.report.result.html import render_html
@@ -297,15 +313,45 @@ def render_comparison_files(
             from assay.report.result.markdown import render_result_markdown
 
             texts.append((markdown_path, render_result_markdown(document), "--markdown"))
-    finally:
-        text = None if json_text is None else json_text()
+    except BaseException:
+        if json_text is not None:
+            discard_rendered([(Path(), json_text(), "")])
+        raise
+    text = None if json_text is None else json_text()
     if result_json is not None and text is not None:
         texts.insert(0, (result_json, text, "--result-json"))
     return texts
 
 
-def write_rendered(texts: list[tuple[Path, str, str]]) -> list[Path]:
-    """Write rendered files in order (see :func:`render_comparison_files`); their paths."""
+def _staged(path: Path, text: str) -> StagedFile | OutputFileError:
+    """``text`` staged for ``path`` (see :func:`render_comparison_files`), or the error met."""
+    from assay.io.output import stage_file
+
+    try:
+        return stage_file(path, text, option="--result-json")
+    except OutputFileError as error:  # raised where writing the file in line would raise it
+        return error
+
+
+def write_rendered(texts: list[Rendered]) -> list[Path]:
+    """Write rendered files in order (see :func:`render_comparison_files`); their paths.
+
+    A staged result JSON comes first: an error writing a later file leaves none staged.
+    """
     from assay.report.result.json import write_text
 
-    return [write_text(path, text, option) for path, text, option in texts]
+    written = []
+    for path, text, option in texts:
+        if isinstance(text, OutputFileError):
+            raise text
+        written.append(
+            text.commit() if isinstance(text, StagedFile) else write_text(path, text, option)
+        )
+    return written
+
+
+def discard_rendered(texts: list[Rendered]) -> None:
+    """Remove the staged files among ``texts`` (they will not be written)."""
+    for _, text, _ in texts:
+        if isinstance(text, StagedFile):
+            text.discard()

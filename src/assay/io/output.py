@@ -25,6 +25,7 @@ import os
 import sys
 import tempfile
 from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
@@ -217,6 +218,81 @@ def _cannot_write(target: Path, exc: OSError, option: str | None) -> OutputFileE
         f"cannot write ({exc.strerror or exc}); check that the folder is writable",
         field=option,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class StagedFile:
+    """A file's whole content written and ``fsync``-ed beside it, not yet in its place.
+
+    Made by :func:`stage_file` (in a forked child, say); :meth:`commit` puts it in place
+    as :func:`write_file` would, :meth:`discard` drops it. Call exactly one of them.
+    """
+
+    target: Path
+    temporary: str
+    final: Path
+    mode: int
+    option: str | None
+
+    def commit(self) -> Path:
+        """Replace the target with the staged content; return the target's path.
+
+        Raises:
+            OutputFileError: as :func:`write_bytes` (the staged file is removed).
+        """
+        try:
+            os.chmod(self.temporary, self.mode)
+            os.replace(self.temporary, self.final)
+        except OSError as exc:
+            self.discard()
+            raise _cannot_write(self.target, exc, self.option) from None
+        _fsync_folder(self.final.parent)
+        return self.target
+
+    def discard(self) -> None:
+        """Remove the staged content (the target stays as it was)."""
+        with contextlib.suppress(OSError):
+            os.unlink(self.temporary)
+
+
+def stage_file(path: str | Path, text: str, *, option: str | None = None) -> StagedFile:
+    """Write ``text`` as :func:`write_file` does, but stop before replacing the target.
+
+    The same checks, folders, temporary file, bytes (UTF-8, lone surrogates as
+    backslash escapes), ``fsync`` and errors as :func:`write_file`; then
+    :meth:`StagedFile.commit` makes the write. Not for ``-`` (standard output).
+
+    Raises:
+        OutputFileError: as :func:`write_bytes` (nothing is left behind).
+    """
+    data = text.encode("utf-8", "backslashreplace")
+    target = check_output_path(path, option)
+    final = _final_target(target)
+    temporary: str | None = None
+    try:
+        try:
+            final.parent.mkdir(parents=True, exist_ok=True)
+            mode = _file_mode(final)
+            handle, temporary = tempfile.mkstemp(
+                dir=final.parent, prefix=f".{final.name}.", suffix=".tmp"
+            )
+            stream = os.fdopen(handle, "wb")
+        except OSError as exc:
+            raise _cannot_write(target, exc, option) from None
+        with stream:
+            try:
+                stream.write(data)
+                stream.flush()
+                os.fsync(stream.fileno())
+            except OSError as exc:
+                raise _cannot_write(target, exc, option) from None
+        staged = StagedFile(target, temporary, final, mode, option)
+        temporary = None
+        return staged
+    finally:
+        if temporary is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
 
 
 def write_file(
