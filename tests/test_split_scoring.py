@@ -42,6 +42,35 @@ def test_cut_point_halves_the_bytes() -> None:
     assert cut_point([1, 1, 1, 10]) == 3  # the later part is never empty
     assert cut_point([2, 2, 2, 2]) == 2
     assert cut_point([3, 1, 1, 1, 2]) == 2  # 4 of 8 bytes held by the first two
+    assert cut_point([2, 2, 2, 2], lead=4) == 1  # this process does 4 bytes' worth besides
+    assert cut_point([2, 2, 2, 2], lead=100) == 1  # the earlier part is never empty
+
+
+def test_the_cli_child_preloads_the_statistics_and_reaps_on_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import importlib
+    import sys
+
+    from assay.cli import eval_cmd
+
+    for name in eval_cmd.PRELOADED:
+        importlib.import_module(name)  # every name is a module
+    assert eval_cmd.scoring_child(lambda: 7)() == 7
+    reaped: list[int] = []
+
+    def started(task: Callable[[], Any]) -> Callable[[], Any]:
+        return lambda: reaped.append(1)
+
+    def failing() -> None:
+        raise RuntimeError("preload failed")
+
+    monkeypatch.setattr(eval_cmd, "in_child", started)
+    monkeypatch.setattr(eval_cmd, "preload", failing)
+    with pytest.raises(RuntimeError, match="preload failed"):
+        eval_cmd.scoring_child(lambda: 7)
+    assert reaped == [1]
+    assert "assay.evaluation.compare" in sys.modules
 
 
 @pytest.mark.parametrize("profile", ["assay", "xldocbench"])

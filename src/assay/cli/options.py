@@ -11,14 +11,16 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import click
 
 from assay.cli.dask_flags import dask_option as dask_option  # re-exported
 from assay.cli.dask_flags import partition_lines as partition_lines  # re-exported
-from assay.evaluation.compare import CompareOptions
 from assay.evaluation.profiles import DUPLICATE_POLICIES, PROFILES
+
+if TYPE_CHECKING:  # the statistics' modules (numpy) load when a command computes them
+    from assay.evaluation.compare import CompareOptions
 
 F = TypeVar("F", bound=Callable[..., Any])
 METRIC_CHOICES = ("accuracy", "token_f1", "anls")
@@ -55,6 +57,8 @@ class StatsArgs:
 
     def compare_options(self) -> CompareOptions:
         """The comparison settings: ranking metric, paired test, trials and seed."""
+        from assay.evaluation.compare import CompareOptions
+
         return CompareOptions(
             metric=self.metric, method=self.method, n_resamples=self.trials, seed=self.seed
         )

@@ -187,6 +187,7 @@ def evaluate(
     executor: Any = None,
     partition_progress: Callable[[int, int], None] | None = None,
     background: Background | None = None,
+    background_lead: int = 0,
 ) -> EvaluationResult:
     """Evaluate every system against the gold files under one profile.
 
@@ -209,6 +210,8 @@ def evaluate(
             systems and enough questions, the later systems are scored there while
             the earlier ones are scored here (see :mod:`assay.evaluation.split_scoring`;
             the same result).
+        background_lead: the work ``background`` itself does in this process while the
+            other runs, in prediction bytes' worth of scoring (this process scores less).
 
     Raises:
         UnknownProfileError, InvalidOptionError, InputFileError: bad options or inputs;
@@ -248,7 +251,9 @@ def evaluate(
             def finished(done: int) -> None:
                 each(done, len(systems))
 
-            scored = score_split(score, systems, context[1], background, finished)
+            scored = score_split(
+                score, systems, context[1], background, finished, background_lead
+            )
         else:
             scored = score_systems(runner, task, systems, context, gold, each)
     results = [result for result, _, _ in scored]

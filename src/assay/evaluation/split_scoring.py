@@ -33,12 +33,14 @@ MIN_QUESTIONS = 4000
 """Fewer scored questions in all (gold x systems) than this: no split (a fork costs more)."""
 
 
-def cut_point(sizes: Sequence[int]) -> int:
+def cut_point(sizes: Sequence[int], lead: int = 0) -> int:
     """Where to cut systems of these sizes: the first index of the later part (1..n-1).
 
-    The earlier part is the shortest prefix holding at least half the total size.
+    The earlier part is the shortest prefix holding at least half of the total size
+    less ``lead`` (this process's other work while the later part is scored, in
+    prediction bytes' worth of scoring).
     """
-    total = sum(sizes)
+    total = sum(sizes) - lead
     held = 0
     for index, size in enumerate(sizes[:-1], 1):
         held += size
@@ -65,6 +67,7 @@ def score_split(
     prepared: Sequence[Prepared],
     background: Background,
     finished: Callable[[int], None],
+    lead: int = 0,
 ) -> list[Scored]:
     """``score(systems, True)``, with the later systems scored by ``background``.
 
@@ -72,9 +75,10 @@ def score_split(
     ``here`` is false for the background part (it reports no progress). The
     background part's error is raised only after the earlier part is scored here
     (its own first error wins, as in one process). ``finished(done)`` is called with
-    the 1-based position of each background system once it is back.
+    the 1-based position of each background system once it is back. ``lead``: see
+    :func:`cut_point`.
     """
-    cut = cut_point(system_sizes(systems))
+    cut = cut_point(system_sizes(systems), lead)
     later = systems[cut:]
 
     def task() -> tuple[bool, Any]:
