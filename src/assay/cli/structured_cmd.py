@@ -182,7 +182,7 @@ def _score_in_two(
 
     run = prepare_structured(
         items_path, schema_path, references=references_path,
-        read_facts_from_wrapped=read_facts_from_wrapped,
+        read_facts_from_wrapped=read_facts_from_wrapped, defer_references=True,
     )  # fmt: skip
     total = len(run.items)
     if total < SPLIT_MIN_ITEMS or not can_fork():

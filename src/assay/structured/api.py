@@ -20,6 +20,7 @@ from assay.io.records import is_frame
 from assay.parallel import chunked, executor_for
 from assay.structured import summary, tables
 from assay.structured.contract import Contract, contract_from_schema, load_contract
+from assay.structured.deferred_references import DeferredReferences, read_deferred
 from assay.structured.items import StructuredItem, attach_references, read_items
 from assay.structured.records import attach_reference_records, items_from_records
 from assay.structured.scoring import ItemResult, score_items
@@ -166,9 +167,14 @@ def score_structured(
 
 
 def _load(
-    items: ItemsInput, references: Any
+    items: ItemsInput, references: Any, deferred: list[DeferredReferences] | None = None
 ) -> tuple[list[StructuredItem], tuple[tuple[str, dict[str, str] | None], ...]]:
-    """The items with their references attached, and the inputs' names and digests."""
+    """The items with their references attached, and the inputs' names and digests.
+
+    ``deferred``: a references file is read and checked but not parsed; its rows are
+    appended there (:mod:`assay.structured.deferred_references`) and the items come
+    back without them.
+    """
     inputs: dict[str, dict[str, str] | None] = {"references": None}
     if isinstance(items, (str, Path)):
         digest = hashlib.sha256()  # hashed as read: a pipe or FIFO is read once
@@ -178,7 +184,11 @@ def _load(
         inputs["items"] = None
         loaded = items_from_records(items)
     if references is not None:
-        if isinstance(references, (str, Path)):
+        if isinstance(references, (str, Path)) and deferred is not None:
+            digest = hashlib.sha256()
+            deferred.append(read_deferred(loaded, references, digest))
+            inputs["references"] = _described(references, digest)
+        elif isinstance(references, (str, Path)):
             digest = hashlib.sha256()
             loaded = attach_references(loaded, references, digest)
             inputs["references"] = _described(references, digest)
@@ -208,10 +218,20 @@ class PreparedRun:
     items: tuple[StructuredItem, ...]
     task: _ItemsTask
     head: StructuredReport  # its ``results`` are empty: the contract, options and inputs
+    references: DeferredReferences | None = None  # parsed by each part for its items
 
     def part(self, start: int, stop: int) -> ScoredPart:
-        """Score ``items[start:stop]``."""
-        results = self.task(self.items[start:stop])
+        """Score ``items[start:stop]`` (parsing their deferred references first)."""
+        items: Sequence[StructuredItem] = self.items[start:stop]
+        if self.references is None:
+            results = self.task(items)
+        else:
+            items = self.references.attach(items)
+            try:
+                results = self.task(items)
+            except Exception:
+                self.references.raise_first()  # a bad reference anywhere comes first
+                raise
         return ScoredPart(summary.Tally.of(results), [r.to_dict() for r in results])
 
     def report_dict(self, parts: Sequence[ScoredPart]) -> dict[str, Any]:
@@ -233,14 +253,21 @@ def prepare_structured(
     references: str | Path | Mapping[str, Any] | Iterable[Mapping[str, Any]] | Any = None,
     read_facts_from_wrapped: bool = False,
     judge: Judge | None = None,
+    defer_references: bool = False,
 ) -> PreparedRun:
-    """Load a run as :func:`score_structured` does (same arguments, same errors), unscored."""
+    """Load a run as :func:`score_structured` does (same arguments, same errors), unscored.
+
+    ``defer_references``: a references file is read and its ids checked, but each
+    reference is parsed by the :meth:`PreparedRun.part` that scores its item (an
+    error in one is raised there, the one reading it now would raise).
+    """
     contract = _contract(schema)
-    loaded, inputs = _load(items, references)
+    deferred: list[DeferredReferences] | None = [] if defer_references else None
+    loaded, inputs = _load(items, references, deferred)
     chosen = judge if judge is not None else NormalizedMatchJudge()
     task = _ItemsTask(contract, read_facts_from_wrapped, chosen)
     head = StructuredReport((), contract, read_facts_from_wrapped, chosen.name, inputs)
-    return PreparedRun(tuple(loaded), task, head)
+    return PreparedRun(tuple(loaded), task, head, deferred[0] if deferred else None)
 
 
 CHUNK_ITEMS = 2_000  # items per Dask partition: cut by the data, never by the worker count

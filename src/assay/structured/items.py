@@ -102,17 +102,44 @@ def read_items(path: str | Path, digest: Any = None) -> list[StructuredItem]:
     return items
 
 
-def iter_references(
-    path: str | Path, digest: Any = None
-) -> Iterator[tuple[int, str, Reference]]:
-    """Yield ``(line, id, reference)`` for each row of a references file."""
+@dataclass(frozen=True, slots=True)
+class ReferenceRow:
+    """One row of a references file, read and its id checked, its reference not yet parsed.
+
+    Attributes:
+        line: the row's line in the file.
+        id: the item id it names.
+        body: the reference object as read.
+        prefix: the field prefix of its error messages (``reference`` or none).
+    """
+
+    line: int
+    id: str
+    body: Any
+    prefix: str
+
+    def parse(self, path: str | Path) -> Reference:
+        """The row's reference (:func:`~assay.structured.claims.parse_reference`)."""
+        return parse_reference(self.body, path=str(path), line=self.line, prefix=self.prefix)
+
+
+def iter_reference_rows(path: str | Path, digest: Any = None) -> Iterator[ReferenceRow]:
+    """Yield each row of a references file, unparsed (a bad line or id raises here)."""
     for line, row in iter_jsonl(path, digest=digest):
         item_id = _item_id(row, path, line)
         if set(row) == {"id", "reference"}:
             body, prefix = row["reference"], "reference"
         else:
             body, prefix = {k: v for k, v in row.items() if k != "id"}, ""
-        yield line, item_id, parse_reference(body, path=str(path), line=line, prefix=prefix)
+        yield ReferenceRow(line, item_id, body, prefix)
+
+
+def iter_references(
+    path: str | Path, digest: Any = None
+) -> Iterator[tuple[int, str, Reference]]:
+    """Yield ``(line, id, reference)`` for each row of a references file."""
+    for row in iter_reference_rows(path, digest):
+        yield row.line, row.id, row.parse(path)
 
 
 def references_from_mapping(
@@ -138,36 +165,61 @@ def attach_references(
         path, rows = references, iter_references(references, digest)
     else:
         rows = references_from_mapping(references)
+    return attach_rows(items, rows, path)
+
+
+def attach_rows(
+    items: Iterable[StructuredItem],
+    rows: Iterable[tuple[int, str, Reference]],
+    path: str | Path,
+) -> list[StructuredItem]:
+    """:func:`attach_references` of ``(line, id, reference)`` rows read from ``path``."""
     by_id = {item.id: item for item in items}
     found: dict[str, tuple[int, Reference]] = {}
+    first: dict[str, int] = {}
     for line, item_id, reference in rows:
-        if item_id in found:
-            raise InputFileError(
-                path,
-                f"duplicate id {item_id!r} (first on line {found[item_id][0]})",
-                line=line or None,
-                field="id",
-            )
-        if item_id not in by_id:
-            raise InputFileError(
-                path,
-                f"id {item_id!r} is not in the items file; fix or remove the row",
-                line=line or None,
-                field="id",
-            )
-        if by_id[item_id].reference is not None:
-            raise InputFileError(
-                path,
-                f"item {item_id!r} already has an inline reference (items line "
-                f"{by_id[item_id].line}); give it in one place only",
-                line=line or None,
-                field="id",
-            )
+        problem = row_problem(by_id, first, path, line, item_id)
+        if problem is not None:
+            raise problem
         found[item_id] = (line, reference)
-    return [_with_reference(item, found[item.id][1]) if item.id in found else item
+        first[item_id] = line
+    return [with_reference(item, found[item.id][1]) if item.id in found else item
             for item in by_id.values()]  # fmt: skip
 
 
-def _with_reference(item: StructuredItem, reference: Reference) -> StructuredItem:
+def row_problem(
+    by_id: Mapping[str, StructuredItem],
+    first: Mapping[str, int],
+    path: str | Path,
+    line: int,
+    item_id: str,
+) -> InputFileError | None:
+    """Why a references row cannot be attached (``first``: the lines of the ids so far)."""
+    if item_id in first:
+        return InputFileError(
+            path,
+            f"duplicate id {item_id!r} (first on line {first[item_id]})",
+            line=line or None,
+            field="id",
+        )
+    if item_id not in by_id:
+        return InputFileError(
+            path,
+            f"id {item_id!r} is not in the items file; fix or remove the row",
+            line=line or None,
+            field="id",
+        )
+    if by_id[item_id].reference is not None:
+        return InputFileError(
+            path,
+            f"item {item_id!r} already has an inline reference (items line "
+            f"{by_id[item_id].line}); give it in one place only",
+            line=line or None,
+            field="id",
+        )
+    return None
+
+
+def with_reference(item: StructuredItem, reference: Reference) -> StructuredItem:
     """``item`` with ``reference`` (``dataclasses.replace`` without its per-call field walk)."""
     return StructuredItem(item.id, item.response, reference, item.claims, item.line)
