@@ -31,25 +31,31 @@ def headline_beside(headline: dict[str, Any]) -> str:
 def load_rich() -> None:
     """Import the parts of rich this view uses (a caller with time to spare, ahead of need)."""
     import rich.console
-    import rich.markup
-    import rich.table  # noqa: F401
+    import rich.table
+    import rich.text  # noqa: F401
 
 
 def render_structured_terminal(report: dict[str, Any], console: Console | None = None) -> None:
     """Print the identity, the headline numbers, the cross-tab and the reason counts."""
     from rich.console import Console
-    from rich.markup import escape
+    from rich.text import Text
 
     console = console or Console()
     options, contract = report["options"], report["contract"]
     fallback = "on" if options["read_facts_from_wrapped"] else "off"
+    # the file name and the judge's name are the user's: Text, never read as markup or
+    # emoji codes; highlighted as a printed str is
+    line = console.highlighter
     console.print(
-        f"[bold]assay structured[/bold] · {report['identity']['total']} items · contract "
-        f"{escape(contract['source'])} (Draft {contract['draft']}, jsonschema "
-        f"{contract['jsonschema_version']}) · read facts from wrapped JSON: {fallback}",
+        line(Text.assemble(
+            ("assay structured", "bold"),
+            f" · {report['identity']['total']} items · contract {contract['source']} (Draft "
+            f"{contract['draft']}, jsonschema {contract['jsonschema_version']}) · read facts "
+            f"from wrapped JSON: {fallback}",
+        )),
         soft_wrap=True,
-    )
-    console.print(f"signature: {report['signature']}", soft_wrap=True)
+    )  # fmt: skip
+    console.print(line(Text(f"signature: {report['signature']}")), soft_wrap=True)
     _identity(console, report["identity"])
     console.print()
     console.print(_headlines(report["headlines"]))
@@ -148,15 +154,15 @@ def _reasons(report: dict[str, Any]) -> Any:
 
 
 def _field_errors(rows: list[dict[str, Any]]) -> Any:
-    from rich.markup import escape
     from rich.table import Table
+    from rich.text import Text
 
     table = Table(title="Fields that fail most", title_justify="left")
     table.add_column("field")
     table.add_column("keyword")
     table.add_column("count", justify="right")
-    for row in rows[:FIELD_ERROR_ROWS]:
-        table.add_row(escape(row["field"]), escape(row["keyword"]), str(row["count"]))
+    for row in rows[:FIELD_ERROR_ROWS]:  # field names are the contract's: Text, as written
+        table.add_row(Text(row["field"]), Text(row["keyword"]), str(row["count"]))
     if len(rows) > FIELD_ERROR_ROWS:
         table.add_row(f"… {len(rows) - FIELD_ERROR_ROWS} more in the JSON report", "", "")
     return table
