@@ -75,7 +75,8 @@ def test_whitespace_is_exactly_what_str_split_splits_on() -> None:
 
 
 def test_empty_and_whitespace_only_corpora() -> None:
-    for texts in ([""], ["", ""], [" ", "\n\t"], ["", "a", " "]):
+    # also control characters below " " that are not whitespace (kept as characters)
+    for texts in ([""], ["", ""], [" ", "\n\t"], ["", "a", " "], ["\x00a \x01. b\x1f", "\x02"]):
         chars, words = _chrf_pack.pack_corpus(texts, False, True)
         assert words is not None
         _same_up_to_numbering(chars, _vector.pack_chars(["".join(t.split()) for t in texts]))

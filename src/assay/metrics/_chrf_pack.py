@@ -60,30 +60,37 @@ def pack_corpus(
     present = np.zeros(int(points.max()) + 1, dtype=np.int64)
     present[points] = 1
     renumber = np.cumsum(present) - 1
-    ids, vocab = renumber[points], int(renumber[-1]) + 1
+    vocab = int(renumber[-1]) + 1
     distinct = np.flatnonzero(present)  # the code point of each id
     if whitespace and not words:
-        return Packed(ids, lengths, vocab), None
-    kept = np.flatnonzero((~_flags(distinct, WHITESPACE))[ids])
+        return Packed(renumber[points], lengths, vocab), None
+    space = _flags(distinct, WHITESPACE)
+    if np.array_equal(space, distinct <= 32):  # whitespace is exactly the code points <= " "
+        kept = np.flatnonzero(points > 32)
+    else:
+        kept = np.flatnonzero((~space)[renumber[points]])
     offsets = np.concatenate(([0], np.cumsum(lengths)))
     first = np.searchsorted(kept, offsets)  # each text's first kept character (and the end)
-    kept_ids = ids[kept]
-    chars = Packed(ids, lengths, vocab) if whitespace else Packed(kept_ids, np.diff(first), vocab)
+    kept_ids = renumber[points[kept]]
+    if whitespace:
+        chars = Packed(renumber[points], lengths, vocab)
+    else:
+        chars = Packed(kept_ids, np.diff(first), vocab)
     if not words:
         return chars, None
     punct = _flags(distinct, PUNCTUATION)[kept_ids]
-    return chars, _pack_words(kept, first, kept_ids + 1, punct, vocab)
+    return chars, _pack_words(kept, first, kept_ids, punct, vocab)
 
 
 def _pack_words(
-    kept: IntArray, first: IntArray, digits: IntArray, punct: BoolArray, vocab: int
+    kept: IntArray, first: IntArray, ids: IntArray, punct: BoolArray, vocab: int
 ) -> Packed:
     """The tokens of sacrebleu's word split as dense ids per text (see the module docstring).
 
     Args:
         kept: the positions in ``joined`` of the non-whitespace characters.
         first: per text, the index in ``kept`` of its first character; last, ``len(kept)``.
-        digits: per kept character, its dense id + 1 (``1..vocab``).
+        ids: per kept character, its dense id (``0..vocab - 1``).
         punct: per kept character, whether it is ASCII punctuation.
         vocab: the number of distinct characters.
     """
@@ -107,7 +114,8 @@ def _pack_words(
     size = np.diff(np.append(token_start, n))
     bits = int(vocab).bit_length()  # digits are 1..vocab
     width = 62 // bits
-    padded = np.concatenate((digits, np.zeros(width, dtype=np.int64)))
+    padded = np.zeros(n + width, dtype=np.int64)  # the digits, and 0s past the last token
+    np.add(ids, 1, out=padded[:n])
     key = _digits(padded, token_start, size, 0, min(width, int(size.max())), bits, None)
     long_token = np.flatnonzero(size > width)
     if len(long_token):
@@ -115,9 +123,9 @@ def _pack_words(
             padded, token_start[long_token], size[long_token], key[long_token], width, bits
         )
         key[long_token] = _LONG + long_keys
-    uniq, ids = np.unique(key, return_inverse=True)
+    uniq, numbers = np.unique(key, return_inverse=True)
     per_text = np.diff(np.searchsorted(token_start, first))
-    return Packed(ids.astype(np.int64).reshape(-1), per_text, max(len(uniq), 1))
+    return Packed(numbers.astype(np.int64).reshape(-1), per_text, max(len(uniq), 1))
 
 
 def _digits(
@@ -135,8 +143,9 @@ def _digits(
     characters' digits are never 0, so no two strings get the same digits).
     """
     out = np.zeros(len(start), dtype=np.int64) if key is None else key
+    clip = len(start) and int(start.max()) + offset + count > len(padded)
     for k in range(offset, offset + count):
-        digit = padded[np.minimum(start + k, len(padded) - 1)]
+        digit = padded[np.minimum(start + k, len(padded) - 1) if clip else start + k]
         out = (out << bits) | np.where(size > k, digit, 0)
     return out
 

@@ -194,6 +194,8 @@ def _batch_stats(
         stripped = texts if p["whitespace"] else ["".join(text.split()) for text in texts]
         table = _pair_table(_vector.pack_chars(stripped), char_order)
     rows: list[Stats] = list(map(tuple, table.tolist()))
+    if len(rows) == len(targets_list):  # one reference per item: the rows are the items'
+        return rows
     out: list[Stats] = []
     start = 0
     for targets in targets_list:
