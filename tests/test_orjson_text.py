@@ -22,7 +22,13 @@ from hypothesis import strategies as st
 
 from assay.io import json_text
 from assay.io.json_text import ORJSON_MIN_ITEMS, dumps_indented
-from assay.io.orjson_text import _non_finite, _small_float, compact, indented_members
+from assay.io.orjson_text import (
+    _non_finite,
+    _small_float,
+    compact,
+    indented_member_bytes,
+    indented_members,
+)
 
 orjson = pytest.importorskip("orjson")  # a declared dependency
 
@@ -169,19 +175,32 @@ def test_every_float_orjson_writes_otherwise_is_caught(value: float) -> None:
     assert (compact([value]) == json.dumps([value])) or compact([value]) is None
 
 
-@given(st.floats(), st.binary(max_size=40), st.text(max_size=10))
-def test_a_non_finite_double_is_always_found(value: float, noise: bytes, text: str) -> None:
-    image = marshal.dumps([noise, text, value, {"k": value}, text], 2)
+@given(st.floats(), st.binary(max_size=40), st.text(max_size=10), st.sampled_from([2, 4]))
+def test_a_non_finite_double_is_always_found(
+    value: float, noise: bytes, text: str, version: int
+) -> None:
+    # version 4: the value used twice is one record with FLAG_REF ("g" | 0x80), then references
+    image = marshal.dumps([noise, text, value, {"k": value}, text], version)
     if not math.isfinite(value):
         assert _non_finite(image)
+
+
+@pytest.mark.parametrize("value", [math.nan, math.inf, -math.inf], ids=repr)
+def test_a_shared_non_finite_float_is_refused(value: float) -> None:
+    """One float object in many places (marshal 4 writes it once, flagged, then refers to it)."""
+    shared = [value, {"a": value, "b": [value]}, value]
+    assert marshal.dumps(shared, 4).count(b"\xe7") >= 1  # "g" | FLAG_REF
+    assert compact(shared) is None and indented_members(shared, 1, True) is None
+    assert indented_member_bytes(shared, 1, True) is None
 
 
 @given(st.integers(0, 2**64 - 1))
 def test_any_double_bit_pattern(bits: int) -> None:
     (value,) = struct.unpack("<d", bits.to_bytes(8, "little"))
     if not math.isfinite(value):  # a finite one may raise a false alarm: that only costs speed
-        assert _non_finite(marshal.dumps([value], 2))
-        assert _non_finite(marshal.dumps(("x" * (bits % 300), value, 1), 2))
+        for version in (2, 4):
+            assert _non_finite(marshal.dumps([value], version))
+            assert _non_finite(marshal.dumps(("x" * (bits % 300), value, 1), version))
 
 
 @given(st.lists(VALUES, max_size=8))

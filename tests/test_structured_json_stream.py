@@ -227,8 +227,8 @@ def _records(value: Any) -> list[Any]:
 def test_orjson_is_refused_where_its_text_could_differ(value: Any) -> None:
     """Each value orjson writes otherwise (or not at all) sends its chunk to the stdlib writer."""
     records = _records(value)
-    assert _orjson_records(records, orjson.dumps) is None
-    assert _orjson_records(_records("plain"), orjson.dumps) is not None  # the check's control
+    assert _orjson_records(records) is None
+    assert _orjson_records(_records("plain")) is not None  # the check's control
     report = {"items": records, "kind": "x"}
     assert render_structured_json_fast(report) == reference(report)
 
@@ -241,7 +241,7 @@ def test_a_non_finite_float_held_once_or_twice_is_refused(literal: str, shared: 
     value = float(literal)  # a fresh float object: only the records hold it
     records[5] = {**records[5], "response": [1.5, value, value] if shared else value}
     del value
-    assert _orjson_records(records, orjson.dumps) is None
+    assert _orjson_records(records) is None
     report = {"items": records}
     assert render_structured_json_fast(report) == reference(report)
 
@@ -250,7 +250,7 @@ def test_a_non_finite_float_held_once_or_twice_is_refused(literal: str, shared: 
 def test_values_json_cannot_write_still_fail(value: Any) -> None:
     """orjson would write an Enum or a dataclass; json.dumps refuses them, so does the writer."""
     report = {"items": _records(value)}
-    assert _orjson_records(report["items"], orjson.dumps) is None
+    assert _orjson_records(report["items"]) is None
     with pytest.raises((TypeError, ValueError)):
         reference(report)
     with pytest.raises((TypeError, ValueError)):
@@ -269,7 +269,7 @@ plain_values = st.recursive(
 @given(st.lists(plain_values, min_size=1, max_size=6))
 def test_orjson_text_when_kept_is_json_dumps_text(records: list[Any]) -> None:
     """Any value orjson's text is kept for gives json.dumps's text at the records' depth."""
-    text = _orjson_records(records, orjson.dumps)
+    text = _orjson_records(records)
     expected = reference({"items": records}).split("\n", 2)[2]  # after '{' and '  "items": ['
     expected = expected[4 : expected.rindex("\n  ]")]
     if text is not None:
@@ -278,13 +278,13 @@ def test_orjson_text_when_kept_is_json_dumps_text(records: list[Any]) -> None:
 
 def test_a_tuple_is_a_list_to_both() -> None:
     report = {"items": _records((1, 2.5, "x"))}
-    assert _orjson_records(report["items"], orjson.dumps) is not None
+    assert _orjson_records(report["items"]) is not None
     assert render_structured_json_fast(report) == reference(report)
 
 
 def test_the_bench_like_report_goes_through_orjson() -> None:
     """Real records (every bucket, verdict and reason) take the fast path, same bytes."""
     report = score_bundled_example(read_facts_from_wrapped=True).to_dict()
-    assert _orjson_records(report["items"], orjson.dumps) is not None
+    assert _orjson_records(report["items"]) is not None
     report["items"] = report["items"] * 40
     assert render_structured_json_fast(report) == reference(report)

@@ -16,36 +16,20 @@ to a temporary file that atomically replaces the target (:func:`assay.io.output.
 so neither the whole text nor its UTF-8 bytes are held in memory.
 
 **orjson, where it provably writes the same bytes.** When ``orjson`` is installed, each
-chunk of records is first written by it (``OPT_INDENT_2 | OPT_SORT_KEYS``, moved to the
-records' depth). Its text equals ``json.dumps``'s for exactly-typed ``dict``/``list``/
-``str``/``int``/``float``/``bool``/``None`` values except for non-finite floats (it writes
-``null``), floats below ``1e-4`` in magnitude (``0.00001`` for ``1e-05``), integers
-beyond 64 bits and lone surrogates (it raises). So a chunk keeps orjson's text only when
-
-* ``marshal.dumps(chunk, 4)`` succeeds (exact built-in types only: no subclass, enum,
-  UUID, dataclass or other object orjson would write but ``json.dumps`` would not) and
-  its image holds no double with an all-ones exponent (no NaN or infinity: a search of
-  the image's float records, type byte ``g``, or ``g | 0x80`` when marshal keeps a
-  reference to it; a later use of the same object is a reference to that record; a
-  string that happens to look like one only costs speed);
-* orjson itself does not raise (big integers, surrogates, non-string keys, sets, bytes,
-  nesting past its limit); and
-* its text holds neither ``0.0000`` nor a digit followed by ``e-``, the only two forms
-  in which it writes a float below ``1e-4`` (every other finite float is written as
-  ``float.__repr__`` writes it; a property test checks millions of them).
-
+chunk of records is first written by it, through the one guard that keeps its text only
+where it is ``json.dumps``'s (:func:`assay.io.orjson_text.indented_member_bytes`: exact
+built-in types, no non-finite float, no float below ``1e-4``, nothing orjson refuses).
 Any other chunk is written by the stdlib-based writer below, so the text never differs.
 """
 
 from __future__ import annotations
 
 import json
-import marshal
-import re
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from assay.io.orjson_text import indented_member_bytes
 from assay.io.output import open_output
 from assay.report.indented_json import dumps_sorted_indented
 
@@ -153,10 +137,9 @@ def _pieces(
 def _record_chunks(items: list[Any], items_per_chunk: int, first: str) -> Iterator[Piece]:
     """The records in chunks; ``first`` comes before the first record, a separator after."""
     plan = _plan(ITEM_SHAPE, _DEPTH)
-    fast = _orjson_dumps()
     for start in range(0, len(items), items_per_chunk):
         chunk = items[start : start + items_per_chunk]
-        text = _orjson_records(chunk, fast) if fast is not None else None
+        text = _orjson_records(chunk)
         if text is not None:
             yield (first if start == 0 else _INNER), text
             continue
@@ -168,68 +151,9 @@ def _record_chunks(items: list[Any], items_per_chunk: int, first: str) -> Iterat
         yield "".join(out), b""
 
 
-_ORJSON: list[Any] = []  # [orjson.dumps or None], looked up on first use
-
-
-def _orjson_dumps() -> Any:
-    """``orjson.dumps``, or ``None`` when orjson is not installed."""
-    if not _ORJSON:
-        try:
-            import orjson
-        except ImportError:  # pragma: no cover - a declared dependency
-            _ORJSON.append(None)
-        else:
-            _ORJSON.append(orjson.dumps)
-            _ORJSON_OPTIONS.append(
-                orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS | orjson.OPT_PASSTHROUGH_SUBCLASS
-                | orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
-            )  # fmt: skip
-    return _ORJSON[0]
-
-
-_ORJSON_OPTIONS: list[int] = []
-_FLOAT_TYPES = (ord("g"), ord("g") | 0x80)  # marshal's binary double, without/with FLAG_REF
-
-
-def _has_non_finite(image: bytes) -> bool:
-    """Whether a marshal (version 4) image holds a double whose exponent is all ones.
-
-    That is a NaN or an infinity: type byte, then 8 little-endian bytes whose last
-    is ``0x7f``/``0xff`` and whose one before has its high nibble set. Searched from
-    the rare last byte (``bytes.find``), then looked back.
-    """
-    for last in (b"\x7f", b"\xff"):
-        at = image.find(last, 8)
-        while at != -1:
-            if image[at - 1] >= 0xF0 and image[at - 8] in _FLOAT_TYPES:
-                return True
-            at = image.find(last, at + 1)
-    return False
-
-
-_DIGIT_E = re.compile(rb"e-(?<=[0-9]e-)")  # with "0.0000": orjson's forms of a float < 1e-4
-
-
-def _orjson_records(records: list[Any], dumps: Any) -> bytes | None:
-    """The records' text at :data:`_DEPTH` from orjson, or ``None`` when it may differ.
-
-    See the module docstring for why a text that passes these checks is ``json.dumps``'s.
-    """
-    try:
-        image = marshal.dumps(records, 4)  # ValueError: a type marshal (so exact JSON) lacks
-    except ValueError:
-        return None
-    if _has_non_finite(image):
-        return None
-    try:
-        text: bytes = dumps(records, default=_refuse, option=_ORJSON_OPTIONS[0])
-    except TypeError:  # orjson.JSONEncodeError: big int, surrogate, non-str key, depth
-        return None
-    if b"0.0000" in text or _DIGIT_E.search(text):
-        return None
-    # "[\n  {...}\n]" at depth 0: from the first "{" to the last "}", every line two
-    # more spaces in (a JSON text holds raw newlines only between its own lines)
-    return text[4:-2].replace(b"\n", b"\n  ")
+def _orjson_records(records: list[Any]) -> bytes | None:
+    """The records' text at :data:`_DEPTH` from orjson, or ``None`` when it may differ."""
+    return indented_member_bytes(records, _DEPTH - 1, sort_keys=True)
 
 
 Plan = tuple[Any, list[tuple[str, str, Any]], str]
