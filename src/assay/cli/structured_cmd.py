@@ -161,8 +161,9 @@ def _score(
 
 #: fewer items than this are scored in this process alone (a fork costs more than it saves)
 SPLIT_MIN_ITEMS = 2_000
-#: the per cent of the items scored here: the child also pickles its records (~1/4 of its time)
-PARENT_SHARE = 55
+#: the per cent of the items scored here: the child also writes its records' JSON text and
+#: sends it (~1/4 of its time); this process parses its share of the references too
+PARENT_SHARE = 60
 
 
 def _score_in_two(
