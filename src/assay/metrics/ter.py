@@ -44,7 +44,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Generator, Iterable, Mapping, Sequence
 from typing import Any, cast
 
 from rapidfuzz.distance import Levenshtein
@@ -167,10 +167,17 @@ class _BandedDistance:
                 i = src + 1
         return True
 
-    def trace(self, hyp: Sequence[str]) -> tuple[int, _Rows | _ListRows, list[int]]:
-        """Distance, the table's rows, and the operations of the backtraced alignment."""
+    def trace(
+        self, hyp: Sequence[str], band: list[list[int]] | None = None
+    ) -> tuple[int, _Rows | _ListRows, list[int]]:
+        """Distance, the table's rows, and the operations of the backtraced alignment.
+
+        ``band``: the table's rows as :func:`_band_rows` gives them, if already computed.
+        """
         rows: _Rows | _ListRows
-        if self.n_ref < _NUMPY_FROM:
+        if band is not None:
+            rows = _Rows(self, band)
+        elif self.n_ref < _NUMPY_FROM:
             rows = _ListRows([self.first_row, *self.rows(hyp, 0, self.first_row)])
         else:
             rows = _Rows(self, _band_rows(self, hyp))
@@ -342,14 +349,18 @@ def _matching_runs(hyp: Sequence[str], ref: Sequence[str]) -> list[tuple[int, in
     return runs
 
 
+_Traced = tuple[int, _Rows | _ListRows, list[int]]
+_Request = tuple[_BandedDistance, list[str]]
+
+
 def _best_shift(
-    hyp: list[str], ref: Sequence[str], table: _BandedDistance, checked: int
+    hyp: list[str], ref: Sequence[str], table: _BandedDistance, checked: int, traced: _Traced
 ) -> tuple[int, list[str], int, int]:
-    """The shift that lowers the edit distance most.
+    """The shift that lowers the edit distance most; ``traced`` is ``table.trace(hyp)``.
 
     Returns ``(gain, shifted words, checked, distance of hyp)``.
     """
-    score, rows, ops = table.trace(hyp)
+    score, rows, ops = traced
     align, ref_err, hyp_err = _alignment(ops)
     hyp_sum, ref_sum = _prefix(hyp_err), _prefix(ref_err)
     best: tuple[int, int, int, int] | None = None
@@ -381,6 +392,65 @@ def _best_shift(
 
 def ter_edits(hyp: Sequence[str], ref: Sequence[str]) -> int:
     """Shifts plus the edit distance after them (sacrebleu's ``translation_edit_rate``)."""
+    search = _search(hyp, ref)
+    if isinstance(search, int):
+        return search
+    try:
+        table, words = next(search)
+        while True:
+            table, words = search.send(table.trace(words))
+    except StopIteration as stop:
+        edits: int = stop.value
+        return edits
+
+
+def ter_edits_many(pairs: Sequence[tuple[Sequence[str], Sequence[str]]]) -> list[int]:
+    """:func:`ter_edits` of every ``(hyp, ref)`` pair, the searches run in lockstep.
+
+    Each pair's search (:func:`_search`) asks for one alignment per shift round; the
+    rounds of all pairs with references of ``_NUMPY_FROM`` words or more are served
+    together (shorter ones run alone, :func:`ter_edits`), and their banded tables are
+    built by one NumPy row step for all of them
+    (:func:`assay.metrics.ter_band.band_rows_many`: the same rows as :func:`_band_rows`
+    table by table). Each search's own steps, and so its result, are unchanged.
+    """
+    results = [0] * len(pairs)
+    pending: list[tuple[int, Generator[_Request, _Traced, int], _Request]] = []
+
+    def advance(index: int, search: Generator[_Request, _Traced, int], value: Any) -> None:
+        try:
+            request = search.send(value)
+        except StopIteration as stop:
+            results[index] = stop.value
+        else:
+            pending.append((index, search, request))
+
+    for index, (hyp, ref) in enumerate(pairs):
+        if len(ref) < _NUMPY_FROM:  # its table is not built in NumPy: nothing to share
+            results[index] = ter_edits(hyp, ref)
+        else:
+            search = _search(hyp, ref)
+            if isinstance(search, int):
+                results[index] = search
+            else:
+                advance(index, search, None)
+    while pending:
+        batch, pending = pending, []
+        big = [n for n, (_, _, (table, words)) in enumerate(batch)
+               if table.n_ref >= _NUMPY_FROM and words]  # fmt: skip
+        bands: dict[int, list[list[int]]] = {}
+        if len(big) > 1:
+            from assay.metrics.ter_band import band_rows_many
+
+            computed = band_rows_many([batch[n][2][0] for n in big], [batch[n][2][1] for n in big])
+            bands = dict(zip(big, computed, strict=True))
+        for n, (index, search, (table, words)) in enumerate(batch):
+            advance(index, search, table.trace(words, bands.get(n)))
+    return results
+
+
+def _search(hyp: Sequence[str], ref: Sequence[str]) -> int | Generator[_Request, _Traced, int]:
+    """The edits of a pair settled without an alignment, else its search (:func:`_rounds`)."""
     if not ref:
         return len(hyp)
     if hyp == ref:  # distance 0: no shift can gain
@@ -395,19 +465,29 @@ def ter_edits(hyp: Sequence[str], ref: Sequence[str]) -> int:
     ref_codes = "".join(map(codes.__getitem__, ref))
     bound = _bag_bound("".join(map(codes.__getitem__, hyp)), ref_codes)
     beam = _beam(len(ref), len(hyp))
-    table: _BandedDistance | None = None
+    exact = Levenshtein.distance("".join(map(codes.__getitem__, hyp)), ref_codes)
+    if exact == bound and exact < beam:
+        return int(exact)
+    return _rounds(hyp, ref, codes, (ref_codes, bound, beam))
+
+
+def _rounds(
+    hyp: Sequence[str], ref: Sequence[str], codes: dict[str, str], limits: tuple[str, int, int]
+) -> Generator[_Request, _Traced, int]:
+    """The shift rounds; yields ``(table, words)`` to get ``table.trace(words)``."""
+    ref_codes, bound, beam = limits
+    table = _BandedDistance(ref, len(hyp), codes)
     words, shifts, checked = list(hyp), 0, 0
     while True:
-        exact = Levenshtein.distance("".join(map(codes.__getitem__, words)), ref_codes)
-        if exact == bound and exact < beam:
-            return shifts + exact
-        if table is None:
-            table = _BandedDistance(ref, len(hyp), codes)
-        gain, shifted, checked, distance = _best_shift(words, ref, table, checked)
+        traced = yield table, words
+        gain, shifted, checked, distance = _best_shift(words, ref, table, checked, traced)
         if checked >= MAX_SHIFT_CANDIDATES or gain <= 0:
             return shifts + distance  # the distance of ``words``, the last shift not applied
         shifts += 1
         words = shifted
+        exact = Levenshtein.distance("".join(map(codes.__getitem__, words)), ref_codes)
+        if exact == bound and exact < beam:
+            return shifts + exact
 
 
 def ter_statistics(hyp: Sequence[str], refs: Sequence[Sequence[str]]) -> Stats:
@@ -415,6 +495,22 @@ def ter_statistics(hyp: Sequence[str], refs: Sequence[Sequence[str]]) -> Stats:
     edits = min(ter_edits(hyp, ref) for ref in refs)
     total = sum(len(ref) for ref in refs)
     return (edits, total if len(refs) == 1 else total / len(refs))
+
+
+def _batch_stats(
+    predictions: Sequence[str], targets_list: Sequence[Sequence[str]], s: Settings
+) -> list[Stats]:
+    """:func:`_stats` of every item, all their searches in one :func:`ter_edits_many`."""
+    hyps = [_tokens(p, s) for p in predictions]
+    refs = [[_tokens(t, s) for t in targets] for targets in targets_list]
+    edits = ter_edits_many([(hyp, ref) for hyp, rs in zip(hyps, refs, strict=True) for ref in rs])
+    out: list[Stats] = []
+    k = 0
+    for rs in refs:
+        total = sum(len(ref) for ref in rs)
+        out.append((min(edits[k : k + len(rs)]), total if len(rs) == 1 else total / len(rs)))
+        k += len(rs)
+    return out
 
 
 def ter_from_statistics(stats: Sequence[float]) -> float:
@@ -480,6 +576,7 @@ METRICS = (
             "repeated tokens": "aligned one by one; shifts move runs of ≤ 10 words",
         },
         stats_fn=_stats,
+        batch_stats_fn=_batch_stats,
         stats_names=_names,
         reduce_fn=_reduce,
         corpus_from_stats=True,
