@@ -90,3 +90,12 @@ def test_corpus_statistics_equal_per_item_statistics() -> None:
     assert list(result.values) == [
         assay.score("ter", p, t) for p, t in zip(predictions, targets, strict=True)
     ]
+
+
+@pytest.mark.parametrize(
+    ("n_ref", "n_hyp"), [(400, 400), (1000, 999), (420, 1300), (3000, 401), (5000, 450), (7, 600)]
+)
+def test_windows_equal_the_per_row_rule(n_ref: int, n_hyp: int) -> None:
+    ref = ["a"] * n_ref
+    table = _BandedDistance(ref, n_hyp, {"a": "\x00", "b": "\x01"})
+    assert table.windows == [table.window(i) for i in range(n_hyp + 1)]

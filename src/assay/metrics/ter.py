@@ -90,9 +90,25 @@ class _BandedDistance:
         self.ratio = self.n_ref / hyp_len if hyp_len else 1.0
         self.beam = _beam(self.n_ref, hyp_len)
         self.first_row = list(range(self.n_ref + 1))
-        self.windows = [self.window(i) for i in range(hyp_len + 1)]
+        self.windows = self._windows()
         self.lo = [lo for lo, _ in self.windows]
         self.hi = [self.n_ref + 1, *(hi for _, hi in self.windows[1:])]  # row 0 is whole
+
+    def _windows(self) -> list[tuple[int, int]]:
+        """:meth:`window` of every row ``0 … n_hyp``; in NumPy for long hypotheses.
+
+        ``floor(i * ratio)`` is the same float64 product and floor in NumPy as in Python.
+        """
+        n = self.n_hyp
+        if n < _NUMPY_FROM:
+            return [self.window(i) for i in range(n + 1)]
+        import numpy as np
+
+        diag = np.floor(np.arange(n + 1, dtype=np.int64) * self.ratio).astype(np.int64)
+        lo = np.maximum(diag - self.beam, 0)
+        hi = np.minimum(diag + self.beam, self.n_ref + 1)
+        hi[n] = self.n_ref + 1
+        return list(zip(lo.tolist(), hi.tolist(), strict=True))
 
     def window(self, i: int) -> tuple[int, int]:
         """Columns ``[lo, hi)`` computed in row ``i``."""
