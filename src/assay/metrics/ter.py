@@ -516,7 +516,14 @@ def ter_statistics(hyp: Sequence[str], refs: Sequence[Sequence[str]]) -> Stats:
 def _batch_stats(
     predictions: Sequence[str], targets_list: Sequence[Sequence[str]], s: Settings
 ) -> list[Stats]:
-    """:func:`_stats` of every item, all their searches in one :func:`ter_edits_many`."""
+    """:func:`_stats` of every item, all their searches in one :func:`ter_edits_many`.
+
+    A corpus without a target of ``_NUMPY_FROM`` characters (so, in practice, without a
+    reference of that many words, the only ones whose searches share work) takes the
+    per-item statistics: the same numbers without the pair lists.
+    """
+    if all(len(t) < _NUMPY_FROM for targets in targets_list for t in targets):
+        return [_stats(p, t, s) for p, t in zip(predictions, targets_list, strict=True)]
     hyps = [_tokens(p, s) for p in predictions]
     refs = [[_tokens(t, s) for t in targets] for targets in targets_list]
     edits = ter_edits_many([(hyp, ref) for hyp, rs in zip(hyps, refs, strict=True) for ref in rs])
