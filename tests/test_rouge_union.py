@@ -124,3 +124,26 @@ def test_small_items_of_a_corpus_share_one_union_call(items: list[tuple[str, str
     lines = [(p.count("\n") + 1, t.count("\n") + 1) for p, t in items]
     pooled = [a * b for a, b in lines if a * b > 1]
     assert calls == ([len(pooled)] if sum(pooled) >= 64 else [])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(SENTENCES, st.lists(SENTENCE, min_size=1, max_size=30)), min_size=1,
+                max_size=4))  # fmt: skip
+def test_pruned_rounds_equal_tracing_every_pair(
+    items: list[tuple[list[list[str]], list[list[str]]]],
+) -> None:
+    """The rounds that skip pairs give the hits of tracing every pair (no pruning)."""
+    pruned = union_hits(items)
+    rouge_union.MAX_CANS = 0  # every item: all pairs in one round
+    try:
+        every = union_hits(items)
+    finally:
+        rouge_union.MAX_CANS = 64
+    assert every == pruned == [rouge_score_hits(*item) for item in items]
+
+
+def test_an_item_past_max_cans_traces_every_pair() -> None:
+    refs = [list("abcab"), list("bca"), list("cc"), list("d")]
+    cans = [list("acb"), list("ba"), list("abc"), list("cd")] * 20  # 80 > MAX_CANS
+    items = [(refs, cans), (refs, cans[:3])]
+    assert union_hits(items) == [rouge_score_hits(*item) for item in items]

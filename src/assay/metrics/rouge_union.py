@@ -1,22 +1,28 @@
 """ROUGE-Lsum's union-LCS hits for many items at once (numpy; import this module lazily).
 
-For every (target sentence, predicted sentence) pair of every item, the LCS rows are
-computed bit-parallel (Hyyrö 2004), one ``uint64`` per pair, all pairs in lockstep:
-row ``i`` of every pair is one set of array operations. Bit ``b`` of a row ``V``
-is clear when column ``b + 1`` raises the LCS of the row (``T[i][b+1] > T[i][b]``).
+For a (target sentence, predicted sentence) pair the LCS rows are computed
+bit-parallel (Hyyrö 2004), one ``uint64`` per pair, all pairs of a batch in
+lockstep (longest target first, so row ``i`` runs on a prefix of the pairs). Bit
+``b`` of a row ``V`` is clear when column ``b + 1`` raises the LCS of the row.
 
 The traceback is rouge-score's (match → diagonal; otherwise up when
-``T[i-1][j] == T[i][j]``, else left), done one row at a time for all pairs. In row
-``i`` the difference ``T[i][j] - T[i-1][j]`` is 0 below a column ``k`` and 1 from
-``k`` on, and ``k - 1`` is the lowest bit where rows ``i`` and ``i - 1`` differ. So
-from column ``j`` the path walks left to the highest column ``≤ j`` that either
-matches the target token (a diagonal: target position ``i - 1`` is on the LCS) or
-lies below ``k`` (a step up). That highest bit comes from the float exponent of the
-candidate mask (``frexp``; exact below 2⁵³, hence :data:`MAX_WIDTH`).
+``T[i-1][j] == T[i][j]``, else left), one row at a time for all pairs: from column
+``j`` the path walks left to the highest column ``≤ j`` that either matches the
+target token (a diagonal: target position ``i - 1`` is on the LCS) or where
+``T[i][j] == T[i-1][j]`` (a step up). That highest bit comes from the float
+exponent (``frexp``; exact below 2⁵³, hence :data:`MAX_WIDTH`).
 
-The union of the positions over the predicted sentences, then the clipping of
-ROUGE 1.5.5 (a token counts at most as often as it occurs in the prediction: the
-union never holds a target token more often than the target does), gives
+Most pairs need no traceback: a pair can only add target positions holding one of
+its predicted sentence's tokens (its *reach*), so once those are all in the union
+the pair is skipped. The pairs run in rounds: first each target sentence with the
+predicted sentence at the same relative place, then, per target sentence, the
+predicted sentence reaching the most positions not yet in the union (a few
+rounds), then every pair still reaching an uncovered position. Items with more
+than 64 predicted sentences run all their pairs in the first round.
+
+The union over the predicted sentences, then the clipping of ROUGE 1.5.5 (a token
+counts at most as often as it occurs in the prediction: the union never holds a
+target token more often than the target does), gives
 ``Σ_token min(union count, prediction count)``.
 """
 
@@ -28,39 +34,42 @@ from itertools import chain
 import numpy as np
 import numpy.typing as npt
 
-MAX_WIDTH = 52  # longest predicted sentence a pair's uint64 row holds with exact frexp
+MAX_WIDTH = 52  # longest predicted sentence a pair's uint64 row holds with exact floats
+MAX_CANS = 64  # predicted sentences per item from which the pairs are pruned (one uint64)
+GREEDY_ROUNDS = 6  # rounds of one best pair per target sentence before the last round
+CHUNK_PAIRS = 8192  # pairs per block of array operations: the rows stay in cache
 
 Sentences = Sequence[Sequence[str]]
 U64 = npt.NDArray[np.uint64]
+I64 = npt.NDArray[np.int64]
 _ONE = np.uint64(1)
 
 
 class _Corpus:
-    """The flat arrays of the items that fit (every predicted sentence ≤ MAX_WIDTH)."""
+    """The flat token lists of the items that fit (every predicted sentence ≤ MAX_WIDTH)."""
 
     def __init__(self) -> None:
         self.items: list[int] = []  # index of each kept item in the input
-        self.can_ids: list[int] = []  # local token id of every predicted token
+        self.first: list[int] = []  # per token (an item's cans, then its refs): first position
         self.can_lens: list[int] = []  # length of each predicted sentence
-        self.ref_ids: list[int] = []  # local token id of every target token
         self.ref_lens: list[int] = []  # length of each target sentence
         self.n_cans: list[int] = []  # predicted sentences per kept item
         self.n_refs: list[int] = []  # target sentences per kept item
-        self.vocab: list[int] = []  # distinct tokens per kept item
+        self.n_can_tokens: list[int] = []  # predicted tokens per kept item
+        self.n_tokens: list[int] = []  # predicted and target tokens per kept item
 
     def add(self, index: int, refs: Sentences, cans: Sentences) -> None:
-        vocab = {tok: n for n, tok in enumerate(dict.fromkeys(chain(*refs, *cans)))}
-        get = vocab.__getitem__
+        tokens = list(chain(*cans, *refs))
+        start = len(self.first)
+        seen: dict[str, int] = {}
+        self.first.extend(map(seen.setdefault, tokens, range(start, start + len(tokens))))
         self.items.append(index)
-        for can in cans:
-            self.can_ids.extend(map(get, can))
-            self.can_lens.append(len(can))
-        for ref in refs:
-            self.ref_ids.extend(map(get, ref))
-            self.ref_lens.append(len(ref))
+        self.can_lens.extend(map(len, cans))
+        self.ref_lens.extend(map(len, refs))
         self.n_cans.append(len(cans))
         self.n_refs.append(len(refs))
-        self.vocab.append(len(vocab))
+        self.n_can_tokens.append(sum(self.can_lens[-len(cans) :]))
+        self.n_tokens.append(len(tokens))
 
 
 def union_hits(items: Sequence[tuple[Sentences, Sentences]]) -> list[int | None]:
@@ -79,104 +88,174 @@ def union_hits(items: Sequence[tuple[Sentences, Sentences]]) -> list[int | None]
         elif max(map(len, cans)) <= MAX_WIDTH:
             corpus.add(index, refs, cans)
     if corpus.items:
-        for index, hits in zip(corpus.items, _hits(corpus), strict=True):
+        for index, hits in zip(corpus.items, _Union(corpus).hits(), strict=True):
             out[index] = int(hits)
     return out
 
 
-def _hits(c: _Corpus) -> npt.NDArray[np.int64]:
-    n_cans, n_refs = np.array(c.n_cans), np.array(c.n_refs)
-    vocab = np.array(c.vocab) + 1  # one more id per item: the padding token, never matched
-    key_base = np.concatenate(([0], np.cumsum(vocab)[:-1]))  # item's first global token key
-    # table of position masks, one row of n_cans entries per (item, token): key * n + can
-    table_base = np.concatenate(([0], np.cumsum(vocab * n_cans)[:-1]))
-    can_item = np.repeat(np.arange(len(n_cans)), n_cans)
-    can_in_item = np.arange(len(can_item)) - np.repeat(np.cumsum(n_cans) - n_cans, n_cans)
-    can_lens = np.array(c.can_lens)
-    tok_can = np.repeat(np.arange(len(can_lens)), can_lens)
-    tok_col = np.arange(len(tok_can)) - np.repeat(np.cumsum(can_lens) - can_lens, can_lens)
-    can_ids = np.array(c.can_ids)
-    tok_item = can_item[tok_can]
-    slots = table_base[tok_item] + can_ids * n_cans[tok_item] + can_in_item[tok_can]
-    weights = np.ldexp(1.0, tok_col)  # distinct powers of two below 2**52: the sum is exact
-    table = np.bincount(slots, weights, int(np.sum(vocab * n_cans))).astype(np.uint64)
-
-    ref_lens = np.array(c.ref_lens)
-    ref_item = np.repeat(np.arange(len(n_refs)), n_refs)
-    width = int(ref_lens.max())
-    # ref_base[g, i]: where the masks of target sentence g's token i start in the table
-    pad = table_base + (vocab - 1) * n_cans
-    ref_base = np.repeat(pad[ref_item][:, None], width, axis=1)
-    rows = np.repeat(np.arange(len(ref_lens)), ref_lens)
-    cols = np.arange(len(rows)) - np.repeat(np.cumsum(ref_lens) - ref_lens, ref_lens)
-    ref_ids = np.array(c.ref_ids)
-    ref_base[rows, cols] = table_base[ref_item[rows]] + ref_ids * n_cans[ref_item[rows]]
-
-    pairs = n_refs * n_cans
-    pair_item = np.repeat(np.arange(len(pairs)), pairs)
-    q = np.arange(len(pair_item)) - np.repeat(np.cumsum(pairs) - pairs, pairs)
-    pair_ref = np.repeat(np.cumsum(n_refs) - n_refs, pairs) + q // n_cans[pair_item]
-    pair_can_in = q % n_cans[pair_item]
-    pair_can = np.repeat(np.cumsum(n_cans) - n_cans, pairs) + pair_can_in
-    seg = (np.left_shift(_ONE, can_lens[pair_can].astype(np.uint64)) - _ONE).astype(np.uint64)
-    ref_starts = np.cumsum(n_cans[ref_item]) - n_cans[ref_item]
-
-    union = np.zeros((width, len(ref_lens)), dtype=bool)  # on some pair's LCS path
-    for first, last in _chunks(ref_starts, len(pair_ref)):
-        lo, hi = ref_starts[first], ref_starts[last] if last < len(ref_starts) else len(pair_ref)
-        index = ref_base[first:last].T[:, pair_ref[lo:hi] - first] + pair_can_in[lo:hi]
-        matches = list(table[index])
-        rows_v = _forward(seg[lo:hi], matches)
-        union[:, first:last] = _traceback(seg[lo:hi], matches, rows_v, ref_starts[first:last] - lo)
-
-    hit_keys = (key_base[ref_item][rows] + ref_ids)[union[cols, rows]]
-    n_keys = int(vocab.sum())
-    union_count = np.bincount(hit_keys, minlength=n_keys)
-    can_count = np.bincount(key_base[tok_item] + can_ids, minlength=n_keys)
-    key_item = np.repeat(np.arange(len(vocab)), vocab)
-    clipped = np.minimum(union_count, can_count)
-    return np.bincount(key_item, clipped, len(vocab)).astype(np.int64)
+def _starts(lengths: I64) -> I64:
+    return np.cumsum(lengths) - lengths
 
 
-CHUNK_PAIRS = 8192  # pairs per block of array operations: the rows stay in cache
+def _segments(lengths: I64) -> tuple[I64, I64]:
+    """``(segment, offset in segment)`` of every element of segments of these lengths."""
+    seg = np.repeat(np.arange(len(lengths)), lengths)
+    return seg, np.arange(len(seg)) - _starts(lengths)[seg]
 
 
-def _chunks(ref_starts: npt.NDArray[np.int64], n_pairs: int) -> list[tuple[int, int]]:
-    """Ranges of target sentences holding about :data:`CHUNK_PAIRS` pairs each."""
-    cuts = np.searchsorted(ref_starts, np.arange(CHUNK_PAIRS, n_pairs, CHUNK_PAIRS))
-    bounds = [0, *sorted(set(cuts.tolist()) - {0, len(ref_starts)}), len(ref_starts)]
-    return list(zip(bounds[:-1], bounds[1:], strict=False))
+class _Union:
+    """The arrays of one corpus and the target positions on some pair's LCS path."""
+
+    def __init__(self, c: _Corpus) -> None:
+        first = np.array(c.first, dtype=np.int64)
+        is_first = np.zeros(len(first), dtype=bool)
+        is_first[first] = True
+        key = (np.cumsum(is_first) - 1)[first]  # dense id of each (item, token)
+        n_items = len(c.items)
+        tok_item, in_item = _segments(np.array(c.n_tokens))
+        is_can = in_item < np.array(c.n_can_tokens)[tok_item]
+        key_pos = np.flatnonzero(is_first)
+        self.key_item = tok_item[key_pos]
+        n_keys = len(key_pos)
+        key_is_can = is_can[key_pos]
+
+        n_cans, n_refs = np.array(c.n_cans), np.array(c.n_refs)
+        self.can_lens = np.array(c.can_lens)
+        self.can_first = _starts(n_cans)  # first predicted sentence of each item
+        can_tok = np.flatnonzero(is_can)
+        self.can_key = key[can_tok]
+        tok_can, col = _segments(self.can_lens)
+        can_item = np.repeat(np.arange(n_items), n_cans)
+        can_local = np.arange(len(can_item)) - self.can_first[can_item]
+        tok_local = can_local[tok_can]
+        # mask table: one row of n_cans entries per key met in a prediction; then zeros
+        row_width = np.where(key_is_can, n_cans[self.key_item], 0)
+        row_base = _starts(row_width)
+        self.zero = int(row_width.sum())
+        self.table = np.zeros(self.zero + int(n_cans.max()), dtype=np.uint64)
+        slots = row_base[self.can_key] + tok_local
+        np.bitwise_or.at(self.table, slots, np.left_shift(_ONE, col.astype(np.uint64)))
+        canset = np.zeros(n_keys, dtype=np.uint64)  # bit c: predicted sentence c holds the key
+        small = n_cans[can_item[tok_can]] <= MAX_CANS
+        np.bitwise_or.at(
+            canset, self.can_key[small], np.left_shift(_ONE, tok_local[small].astype(np.uint64))
+        )
+
+        self.ref_lens = np.array(c.ref_lens)
+        ref_key = key[np.flatnonzero(~is_can)]
+        self.ref_key = ref_key
+        self.ref_start = _starts(self.ref_lens)
+        self.ref_item = np.repeat(np.arange(n_items), n_refs)
+        self.ref_local = np.arange(len(self.ref_item)) - _starts(n_refs)[self.ref_item]
+        self.n_cans, self.n_refs = n_cans, n_refs
+        self.row_slot = np.where(key_is_can[ref_key], row_base[ref_key], self.zero)
+        self.reach = canset[ref_key]  # per target token: the predicted sentences holding it
+        self.covered = np.zeros(len(ref_key), dtype=bool)
+        self.n_keys = n_keys
+
+    def hits(self) -> I64:
+        """``Σ_token min(union count, prediction count)`` of every item."""
+        self._rounds()
+        union_count = np.bincount(self.ref_key[self.covered], minlength=self.n_keys)
+        can_count = np.bincount(self.can_key, minlength=self.n_keys)
+        clipped = np.minimum(union_count, can_count)
+        return np.bincount(self.key_item, clipped, len(self.n_cans)).astype(np.int64)
+
+    def _rounds(self) -> None:
+        """Trace the pairs round by round, skipping those that cannot add a position."""
+        n_cans = self.n_cans[self.ref_item]
+        pruned = n_cans <= MAX_CANS
+        aligned = np.flatnonzero(pruned)
+        every = np.flatnonzero(~pruned)
+        every_g = np.repeat(every, n_cans[every])
+        every_c = np.arange(len(every_g)) - np.repeat(_starts(n_cans[every]), n_cans[every])
+        g = np.concatenate((aligned, every_g))
+        c = np.concatenate(
+            ((self.ref_local[aligned] * n_cans[aligned]) // self.n_refs[self.ref_item[aligned]],
+             every_c)
+        )  # fmt: skip
+        done = np.zeros(len(n_cans), dtype=np.uint64)  # bit c: pair (g, c) traced
+        greedy = 0
+        while True:
+            self._trace(g, c)
+            small = pruned[g]
+            np.bitwise_or.at(done, g[small], np.left_shift(_ONE, c[small].astype(np.uint64)))
+            left = np.where(self.covered, np.uint64(0), self.reach)
+            needed = np.bitwise_or.reduceat(left, self.ref_start) & ~done
+            needed[~pruned] = 0
+            bits = np.unpackbits(needed.view(np.uint8), bitorder="little").reshape(-1, 64)
+            n_pairs = int(bits.sum(dtype=np.int64))
+            if not n_pairs:
+                return
+            if greedy == GREEDY_ROUNDS or n_pairs <= 1.5 * np.count_nonzero(needed):
+                self._trace(*np.nonzero(bits))  # the last round: every pair still needed
+                return
+            g, c = self._best_pairs(left, needed)
+            greedy += 1
+
+    def _best_pairs(self, left: U64, needed: U64) -> tuple[I64, I64]:
+        """Per open target sentence, the needed predicted sentence reaching most open tokens."""
+        at = np.flatnonzero(left)
+        tok_g = np.repeat(np.arange(len(self.ref_lens)), self.ref_lens)[at]
+        cut = np.flatnonzero(np.concatenate(([True], tok_g[1:] != tok_g[:-1])))
+        bits = np.unpackbits(left[at].view(np.uint8), bitorder="little").reshape(-1, 64)
+        counts = np.add.reduceat(bits, cut, axis=0, dtype=np.int32)
+        sent = tok_g[cut]
+        allowed = np.unpackbits(needed[sent].view(np.uint8), bitorder="little").reshape(-1, 64)
+        counts *= allowed
+        best = counts.argmax(axis=1)
+        keep = counts[np.arange(len(sent)), best] > 0
+        return sent[keep], best[keep]
+
+    def _trace(self, g: I64, c: I64) -> None:
+        """Mark the target positions on the LCS path of each pair ``(g[p], c[p])``."""
+        if not len(g):
+            return
+        lens = self.ref_lens[g]
+        order = np.argsort(-lens, kind="stable")  # longest target first: rows run on a prefix
+        g, c, lens = g[order], c[order], lens[order]
+        can = self.can_first[self.ref_item[g]] + c
+        seg = (np.left_shift(_ONE, self.can_lens[can].astype(np.uint64)) - _ONE).astype(np.uint64)
+        for lo in range(0, len(g), CHUNK_PAIRS):
+            hi = min(lo + CHUNK_PAIRS, len(g))
+            hit = _traceback(
+                seg[lo:hi], self._matches(self.ref_start[g[lo:hi]], c[lo:hi], lens[lo:hi])
+            )
+            for row, pairs in enumerate(hit):
+                self.covered[self.ref_start[g[lo + pairs]] + row] = True
+
+    def _matches(self, starts: I64, c: I64, lens: I64) -> list[U64]:
+        """Per target row, the match masks of the pairs still running (a prefix)."""
+        out = []
+        for row in range(int(lens[0])):
+            n = int(np.searchsorted(-lens, -row, side="left"))  # pairs with lens > row
+            out.append(self.table[self.row_slot[starts[:n] + row] + c[:n]])
+        return out
 
 
-def _forward(seg: U64, matches: list[U64]) -> list[U64]:
-    """The bit-parallel LCS rows ``V_0 … V_width`` of every pair."""
+def _traceback(seg: U64, matches: list[U64]) -> list[I64]:
+    """Per target row, the pairs whose LCS path takes that row's token (rouge-score's rule)."""
     v = seg.copy()
     rows = [v]
     for m in matches:
-        u = v & m
-        v = ((v + u) | (v ^ u)) & seg
+        n = len(m)
+        v = v.copy()
+        head = v[:n]
+        u = head & m
+        v[:n] = ((head + u) | (head ^ u)) & seg[:n]
         rows.append(v)
-    return rows
-
-
-def _traceback(
-    seg: U64, matches: list[U64], rows: list[U64], ref_starts: npt.NDArray[np.int64]
-) -> npt.NDArray[np.bool_]:
-    """``union[i, g]``: target sentence ``g``'s position ``i`` is on some pair's LCS path."""
-    width = len(matches)
     guard = seg + _ONE
     below = seg.copy()  # columns 1 … j of each pair's current cell (row i, column j)
-    union = np.zeros((width, len(ref_starts)), dtype=bool)
-    for i in range(width, 0, -1):
-        m = matches[i - 1]
-        new, old = rows[i], rows[i - 1]
-        rise = (((new & ~old) | guard) - (old & ~new)) & seg  # T[i][j] - T[i-1][j] == 1
-        flat = seg ^ rise
-        stop = (m | flat) & below
+    out: list[I64] = [np.zeros(0, dtype=np.int64)] * len(matches)
+    for row in range(len(matches) - 1, -1, -1):
+        m = matches[row]
+        n = len(m)
+        new, old, s = rows[row + 1][:n], rows[row][:n], seg[:n]
+        rise = (((new & ~old) | guard[:n]) - (old & ~new)) & s  # T[i][j] - T[i-1][j] == 1
+        stop = (m | (s ^ rise)) & below[:n]
         exponent = np.frexp(stop.astype(np.float64))[1].astype(np.uint64)
         at_or_below = np.left_shift(_ONE, exponent) - _ONE  # 0 when the path has ended
-        highest = at_or_below ^ (at_or_below >> _ONE)
-        hit = highest & m
-        below = at_or_below ^ hit
-        union[i - 1] = np.logical_or.reduceat(hit != 0, ref_starts)
-    return union
+        hit = (at_or_below ^ (at_or_below >> _ONE)) & m
+        below[:n] = at_or_below ^ hit
+        out[row] = np.flatnonzero(hit)
+    return out
