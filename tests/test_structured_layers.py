@@ -27,9 +27,11 @@ def test_structured_imports_point_down() -> None:
 
 def test_structured_renderers_import_no_scoring_code() -> None:
     # the one output writer (atomic replace), the CSV formula guard and the JSON text
-    # encoder (pure text functions) are the only assay modules they may use, besides
-    # each other (the streamed JSON writer is one of them, checked by the same loop)
+    # encoders with orjson's guard (pure text functions) are the only assay modules they
+    # may use, besides each other (the streamed JSON writer is one of them, checked by the
+    # same loop)
     allowed = {"assay.io.output", "assay.report.csv_guard", "assay.report.indented_json"}
+    allowed |= {"assay.io.orjson_text"}
     allowed |= {"assay.report.structured.json_stream"}
     for path in (SRC / "report" / "structured").glob("*.py"):
         assert assay_imports(path) <= allowed, path
