@@ -19,7 +19,14 @@ from sacrebleu.metrics.lib_ter import translation_edit_rate
 import assay
 from assay.metrics import ter_band
 from assay.metrics.registry import get_metric
-from assay.metrics.ter import _band_rows, _BandedDistance, ter_edits, ter_edits_many
+from assay.metrics.ter import (
+    _ArrayRows,
+    _band_rows,
+    _BandedDistance,
+    _Rows,
+    ter_edits,
+    ter_edits_many,
+)
 
 VOCAB = [f"w{i}" for i in range(40)]
 
@@ -58,9 +65,8 @@ def test_batched_rows_equal_band_rows_table_by_table(
     pairs += [(["w1"], VOCAB * 15), (VOCAB[:7], VOCAB * 20), (VOCAB * 3, VOCAB[:9])]  # wide beams
     tables = [_BandedDistance(ref, len(hyp), _codes(hyp, ref)) for hyp, ref in pairs]
     hyps = [hyp for hyp, _ in pairs]
-    assert ter_band.band_rows_many(tables, hyps) == [
-        _band_rows(t, h) for t, h in zip(tables, hyps, strict=True)
-    ]
+    got = [rows.tolist()[1:] for rows in ter_band.band_rows_many(tables, hyps)]
+    assert got == [_band_rows(t, h)[1:] for t, h in zip(tables, hyps, strict=True)]
 
 
 def test_lockstep_edits_equal_sacrebleus() -> None:
@@ -99,3 +105,17 @@ def test_windows_equal_the_per_row_rule(n_ref: int, n_hyp: int) -> None:
     ref = ["a"] * n_ref
     table = _BandedDistance(ref, n_hyp, {"a": "\x00", "b": "\x01"})
     assert table.windows == [table.window(i) for i in range(n_hyp + 1)]
+
+
+def test_array_rows_read_as_the_list_rows() -> None:
+    rng = random.Random(8)
+    pairs = [_pair(rng, 400, 460) for _ in range(3)]
+    tables = [_BandedDistance(ref, len(hyp), _codes(hyp, ref)) for hyp, ref in pairs]
+    hyps = [hyp for hyp, _ in pairs]
+    for table, hyp, array in zip(tables, hyps, ter_band.band_rows_many(tables, hyps), strict=True):
+        ours, theirs = _ArrayRows(table, array), _Rows(table, _band_rows(table, hyp))
+        for i in range(len(hyp) + 1):
+            assert ours[i] == theirs[i]
+            assert [ours.value(i, j) for j in range(table.n_ref + 1)] == [
+                theirs.value(i, j) for j in range(table.n_ref + 1)
+            ]

@@ -184,15 +184,16 @@ class _BandedDistance:
         return True
 
     def trace(
-        self, hyp: Sequence[str], band: list[list[int]] | None = None
+        self, hyp: Sequence[str], band: Any = None
     ) -> tuple[int, _Rows | _ListRows, list[int]]:
         """Distance, the table's rows, and the operations of the backtraced alignment.
 
-        ``band``: the table's rows as :func:`_band_rows` gives them, if already computed.
+        ``band``: the table's rows as :func:`_band_rows` gives them, as a NumPy array
+        (``ter_band.band_rows_many``), if already computed.
         """
         rows: _Rows | _ListRows
         if band is not None:
-            rows = _Rows(self, band)
+            rows = _ArrayRows(self, band)
         elif self.n_ref < _NUMPY_FROM:
             rows = _ListRows([self.first_row, *self.rows(hyp, 0, self.first_row)])
         else:
@@ -247,6 +248,33 @@ class _Rows:
         row = [_INF] * (self.table.n_ref + 1)
         lo, hi = self.table.lo[i], self.table.hi[i]
         row[lo:hi] = self.band[i][1 : 1 + hi - lo]
+        return row
+
+
+class _ArrayRows(_Rows):
+    """:class:`_Rows` kept as a NumPy array (``ter_band.band_rows_many``).
+
+    Cells are read one by one (``item``): the table is never turned into lists whole.
+    """
+
+    def __init__(self, table: _BandedDistance, band: Any) -> None:
+        super().__init__(table, band)
+        self.array, self.cell = band, band.item
+
+    def value(self, i: int, j: int) -> int:
+        """Cell ``(i, j)``; ``_INF`` outside the band."""
+        if i == 0:
+            return j
+        k = j - self.table.lo[i]
+        return int(self.cell(i, k + 1)) if 0 <= k < self.table.hi[i] - self.table.lo[i] else _INF
+
+    def __getitem__(self, i: int) -> list[int]:
+        """Row ``i`` at full length (``_INF`` outside the band), as ``_BandedDistance.rows``."""
+        if i == 0:
+            return self.table.first_row
+        row = [_INF] * (self.table.n_ref + 1)
+        lo, hi = self.table.lo[i], self.table.hi[i]
+        row[lo:hi] = self.array[i, 1 : 1 + hi - lo].tolist()
         return row
 
 
@@ -454,7 +482,7 @@ def ter_edits_many(pairs: Sequence[tuple[Sequence[str], Sequence[str]]]) -> list
         batch, pending = pending, []
         big = [n for n, (_, _, (table, words)) in enumerate(batch)
                if table.n_ref >= _NUMPY_FROM and words]  # fmt: skip
-        bands: dict[int, list[list[int]]] = {}
+        bands: dict[int, Any] = {}
         if len(big) > 1:
             from assay.metrics.ter_band import band_rows_many
 

@@ -1,6 +1,6 @@
 r"""The banded Tercom tables of many hypotheses at once (one NumPy row step for all).
 
-:func:`band_rows_many` returns, per ``(table, hypothesis)`` pair, exactly the rows
+:func:`band_rows_many` returns, per ``(table, hypothesis)`` pair, as a NumPy array, the rows
 :func:`assay.metrics.ter._band_rows` returns for it alone: ``[_INF, D(i, lo), …]`` per
 row ``i``, padded with ``_INF`` to that table's own row size. The recurrence is the same
 (diagonal and upper cells for the whole band, then a running minimum of
@@ -14,7 +14,7 @@ are never read back. Tables go in groups of at most ``CELLS`` cells so the array
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from assay.metrics.ter import _BandedDistance
@@ -25,11 +25,13 @@ CELLS = 1_000_000
 _INF = 10**16
 
 
-def band_rows_many(
-    tables: Sequence[_BandedDistance], hyps: Sequence[Sequence[str]]
-) -> list[list[list[int]]]:
-    """``[_band_rows(t, h) for t, h in zip(tables, hyps)]``, computed in groups."""
-    out: list[list[list[int]]] = []
+def band_rows_many(tables: Sequence[_BandedDistance], hyps: Sequence[Sequence[str]]) -> list[Any]:
+    """``[_band_rows(t, h) for t, h in zip(tables, hyps)]`` as NumPy arrays, in groups.
+
+    Row 0 of each array is never read (the table's first row is ``first_row``); rows
+    ``1 … n`` hold ``_band_rows``'s integers.
+    """
+    out: list[Any] = []
     start = 0
     while start < len(tables):
         end, rows, band = start + 1, len(hyps[start]), tables[start].beam
@@ -101,11 +103,7 @@ def _group(
         np.maximum(row, mask[i - 1], out=row)
         table_rows[i, :, 1 + band :] = _INF
         table_rows[i, :, 0] = _INF
-    out = []
+    out: list[Any] = []
     for t, (n, (_, _, _, own)) in enumerate(zip(lengths, shapes, strict=True)):
-        rows: list[list[int]] = np.ascontiguousarray(table_rows[: n + 1, t, :own]).tolist()
-        rows[0] = [_INF] * own
-        if own > size:  # never: a table's own row size is at most the shared one
-            raise AssertionError(own)
-        out.append(rows)
+        out.append(table_rows[: n + 1, t, :own])
     return out
