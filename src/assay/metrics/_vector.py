@@ -212,27 +212,33 @@ def _sorted_matches(key: IntArray, bits: int, max_order: int, n_groups: int) -> 
     """
     out = np.zeros((max_order, n_groups), dtype=np.int64)
     bounds = np.arange(n_groups + 1, dtype=np.int64)
-    change = refs = None
+    change = refs = group_at = None
     for n in range(1, max_order + 1):
-        if change is None or refs is None:  # the first order, or positions were dropped
+        if change is None or refs is None or group_at is None:  # first order, or pruned
             change = key[1:] ^ key[:-1]  # below 2**s: the keys agree above bit s
-            refs = np.concatenate(([0], np.cumsum(key & 1)))
-        new = np.empty(len(key), dtype=bool)
-        new[0] = True
-        np.greater_equal(change, 1 << (1 + bits * (max_order - n)), out=new[1:])
-        starts = np.flatnonzero(new)
-        edges = np.append(starts, len(key))
-        size = edges[1:] - starts
-        ref = refs.take(edges[1:]) - refs.take(starts)
+            refs = np.empty(len(key) + 1, dtype=np.int64)
+            refs[0] = 0
+            np.cumsum(key & 1, out=refs[1:])
+            # where each group's positions start: a run never spans two groups
+            group_at = np.searchsorted(key >> (bits * max_order + 1), bounds)
+        new = np.empty(len(key) + 1, dtype=bool)  # run edges, the end included
+        new[0] = new[-1] = True
+        np.greater_equal(change, 1 << (1 + bits * (max_order - n)), out=new[1:-1])
+        edges = np.flatnonzero(new)
+        size = np.diff(edges)
+        ref = np.diff(refs.take(edges))
         matched = np.minimum(size - ref, ref)
-        summed = np.concatenate(([0], np.cumsum(matched)))
-        at = np.searchsorted(key.take(starts) >> (bits * max_order + 1), bounds)
-        out[n - 1] = summed[at[1:]] - summed[at[:-1]]
-        shared = matched > 0
-        if n < max_order and int(size[shared].sum()) < _PRUNE_BELOW * len(key):
-            key, change = key[np.repeat(shared, size)], None
-            if not len(key):
-                break
+        summed = np.empty(len(matched) + 1, dtype=np.int64)
+        summed[0] = 0
+        np.cumsum(matched, out=summed[1:])
+        at = summed.take(np.searchsorted(edges, group_at))
+        out[n - 1] = at[1:] - at[:-1]
+        if n < max_order:
+            shared = matched > 0
+            if int(np.dot(size, shared)) < _PRUNE_BELOW * len(key):
+                key, change = key[np.repeat(shared, size)], None
+                if not len(key):
+                    break
     return out
 
 
