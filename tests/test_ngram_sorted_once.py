@@ -40,20 +40,21 @@ def chunks(draw: st.DrawFn) -> tuple[_vector.Packed, Any, Any, int]:
 
 
 @settings(max_examples=400, deadline=None)
-@given(chunks(), st.sampled_from([0.0, 0.5, 0.75, 2.0]))
+@given(chunks(), st.sampled_from([0.0, 0.5, 0.75, 2.0]), st.sampled_from([0.0, 0.25, 100.0]))
 def test_one_sort_equals_one_sort_per_order(
-    chunk: tuple[_vector.Packed, Any, Any, int], prune: float
+    chunk: tuple[_vector.Packed, Any, Any, int], prune: float, end_keys: float
 ) -> None:
     packed, group, slot, order = chunk
     if not len(packed.ids):
         return
     n_groups = int(group[-1]) + 1
-    saved = _vector._PRUNE_BELOW
+    saved = _vector._PRUNE_BELOW, _vector._END_KEYS_BELOW
     _vector._PRUNE_BELOW = prune  # 0: never drop positions; 2: drop at every order
+    _vector._END_KEYS_BELOW = end_keys  # 0: keys built with the ends (order > 1); 100: fixed apart
     try:
         once = _vector._single_sorted_once(packed, group, slot, order, n_groups)
     finally:
-        _vector._PRUNE_BELOW = saved
+        _vector._PRUNE_BELOW, _vector._END_KEYS_BELOW = saved
     expected = _vector._per_order_matches(packed, group, slot, order, n_groups)
     if packed.vocab < 1 << 10 or order <= 2:  # these always fit (locally renumbered or not)
         assert once is not None

@@ -186,18 +186,52 @@ def _single_sorted_once(
         if (n_groups - 1).bit_length() + bits * max_order + 1 > 62:
             return None
     total = len(ids)
-    room = np.repeat(np.cumsum(packed.lengths), packed.lengths) - np.arange(total)
     side = np.repeat(slot, packed.lengths)
-    sentinel = side * ((1 << bits) - 1)
     key = np.repeat(group, packed.lengths)
     padded = np.concatenate((ids, np.zeros(max_order, dtype=np.int64)))
-    for k in range(max_order):
-        digit = padded[k : k + total]
-        key = (key << bits) | (np.where(room > k, digit, sentinel) if k else digit)
-    key = (key << 1) | side
+    if len(packed.lengths) * (max_order - 1) <= _END_KEYS_BELOW * total:
+        for k in range(max_order):  # every digit as if the text went on, fixed below
+            key <<= bits
+            key |= padded[k : k + total]
+        key <<= 1
+        key |= side
+        near, keys = _end_keys(padded, packed.lengths, group, slot, bits, max_order)
+        key[near] = keys
+    else:  # short texts: most positions are near an end
+        room = np.repeat(np.cumsum(packed.lengths), packed.lengths) - np.arange(total)
+        sentinel = side * ((1 << bits) - 1)
+        for k in range(max_order):
+            digit = padded[k : k + total]
+            key = (key << bits) | (np.where(room > k, digit, sentinel) if k else digit)
+        key = (key << 1) | side
     key.sort()
     return _sorted_matches(key, bits, max_order, n_groups)
 
+
+def _end_keys(
+    padded: IntArray, lengths: IntArray, group: IntArray, slot: IntArray, bits: int, max_order: int
+) -> tuple[IntArray, IntArray]:
+    """The positions within ``max_order - 1`` of their text's end and their keys.
+
+    Those are the only positions whose n-grams can pass the end: their digits past it
+    are the side's sentinel (see :func:`_single_sorted_once`).
+    """
+    back = np.arange(1, max_order, dtype=np.int64)  # room: positions left in the text
+    inside = back[None, :] <= lengths[:, None]
+    near = (np.cumsum(lengths)[:, None] - back[None, :])[inside]
+    room = np.broadcast_to(back, inside.shape)[inside]
+    text = np.broadcast_to(np.arange(len(lengths))[:, None], inside.shape)[inside]
+    side = slot[text]
+    sentinel = side * ((1 << bits) - 1)
+    keys = group[text]
+    for k in range(max_order):
+        digit = padded[near + k]
+        keys = (keys << bits) | (np.where(room > k, digit, sentinel) if k else digit)
+    return near, (keys << 1) | side
+
+
+_END_KEYS_BELOW = 0.15
+"""Fix the keys near text ends apart when those are at most this share of the positions."""
 
 _PRUNE_BELOW = 0.75
 """Drop unshared n-grams' positions once they are over a quarter of what is left."""
