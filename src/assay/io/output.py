@@ -180,6 +180,31 @@ def open_output(path: str | Path, *, option: str | None = None) -> Iterator[Sink
             sys.stdout.buffer.flush()
         return
     target = check_output_path(path, option)
+    with _temporary_beside(target, option) as (stream, temporary, final, mode):
+        yield Sink(stream, target, option)
+    try:
+        os.chmod(temporary, mode)
+        os.replace(temporary, final)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise _cannot_write(target, exc, option) from None
+    _fsync_folder(final.parent)
+
+
+@contextlib.contextmanager
+def _temporary_beside(
+    target: Path, option: str | None
+) -> Iterator[tuple[BinaryIO, str, Path, int]]:
+    """A new temporary file in the folder of ``target``'s final path, for the block to fill.
+
+    Yields ``(stream, temporary path, final path, mode to give it)``; when the block ends,
+    the stream is flushed, ``fsync``-ed and closed, and the file stays for the caller to
+    put in place. If the block or that fails, the file is removed.
+
+    Raises:
+        OutputFileError: the folder or the file cannot be made or written.
+    """
     final = _final_target(target)
     temporary: str | None = None
     try:
@@ -193,19 +218,13 @@ def open_output(path: str | Path, *, option: str | None = None) -> Iterator[Sink
         except OSError as exc:
             raise _cannot_write(target, exc, option) from None
         with stream:
-            yield Sink(stream, target, option)
+            yield stream, temporary, final, mode
             try:
                 stream.flush()
                 os.fsync(stream.fileno())
             except OSError as exc:
                 raise _cannot_write(target, exc, option) from None
-        try:
-            os.chmod(temporary, mode)
-            os.replace(temporary, final)
-        except OSError as exc:
-            raise _cannot_write(target, exc, option) from None
         temporary = None
-        _fsync_folder(final.parent)
     finally:
         if temporary is not None:
             with contextlib.suppress(OSError):
@@ -267,32 +286,12 @@ def stage_file(path: str | Path, text: str, *, option: str | None = None) -> Sta
     """
     data = text.encode("utf-8", "backslashreplace")
     target = check_output_path(path, option)
-    final = _final_target(target)
-    temporary: str | None = None
-    try:
+    with _temporary_beside(target, option) as (stream, temporary, final, mode):
         try:
-            final.parent.mkdir(parents=True, exist_ok=True)
-            mode = _file_mode(final)
-            handle, temporary = tempfile.mkstemp(
-                dir=final.parent, prefix=f".{final.name}.", suffix=".tmp"
-            )
-            stream = os.fdopen(handle, "wb")
+            stream.write(data)
         except OSError as exc:
             raise _cannot_write(target, exc, option) from None
-        with stream:
-            try:
-                stream.write(data)
-                stream.flush()
-                os.fsync(stream.fileno())
-            except OSError as exc:
-                raise _cannot_write(target, exc, option) from None
-        staged = StagedFile(target, temporary, final, mode, option)
-        temporary = None
-        return staged
-    finally:
-        if temporary is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
+    return StagedFile(target, temporary, final, mode, option)
 
 
 def write_file(
