@@ -132,14 +132,24 @@ def test_small_items_of_a_corpus_share_one_union_call(items: list[tuple[str, str
 def test_pruned_rounds_equal_tracing_every_pair(
     items: list[tuple[list[list[str]], list[list[str]]]],
 ) -> None:
-    """The rounds that skip pairs give the hits of tracing every pair (no pruning)."""
+    """The rounds that skip pairs give the hits of tracing every pair (no pruning).
+
+    Tests' items leave fewer than ``LAST_ROUND_PAIRS`` pairs after the first round,
+    so the greedy rounds are run on purpose too (``LAST_ROUND_PAIRS = 0``).
+    """
     pruned = union_hits(items)
+    last_round_pairs = rouge_union.LAST_ROUND_PAIRS
+    rouge_union.LAST_ROUND_PAIRS = 0  # the greedy rounds until the usual end
+    try:
+        greedy = union_hits(items)
+    finally:
+        rouge_union.LAST_ROUND_PAIRS = last_round_pairs
     rouge_union.MAX_CANS = 0  # every item: all pairs in one round
     try:
         every = union_hits(items)
     finally:
         rouge_union.MAX_CANS = 64
-    assert every == pruned == [rouge_score_hits(*item) for item in items]
+    assert every == pruned == greedy == [rouge_score_hits(*item) for item in items]
 
 
 def test_an_item_past_max_cans_traces_every_pair() -> None:

@@ -17,7 +17,9 @@ its predicted sentence's tokens (its *reach*), so once those are all in the unio
 the pair is skipped. The pairs run in rounds: first each target sentence with the
 predicted sentence at the same relative place, then, per target sentence, the
 predicted sentence reaching the most positions not yet in the union (a few
-rounds), then every pair still reaching an uncovered position. Items with more
+rounds, ended early once :data:`LAST_ROUND_PAIRS` or fewer pairs are left: a round
+has a fixed cost of some hundred array operations), then every pair still reaching
+an uncovered position. Items with more
 than 64 predicted sentences run all their pairs in the first round.
 
 The union over the predicted sentences, then the clipping of ROUGE 1.5.5 (a token
@@ -37,6 +39,7 @@ import numpy.typing as npt
 MAX_WIDTH = 52  # longest predicted sentence a pair's uint64 row holds with exact floats
 MAX_CANS = 64  # predicted sentences per item from which the pairs are pruned (one uint64)
 GREEDY_ROUNDS = 6  # rounds of one best pair per target sentence before the last round
+LAST_ROUND_PAIRS = 4096  # pairs few enough for one last round: a round more costs more
 CHUNK_PAIRS = 8192  # pairs per block of array operations: the rows stay in cache
 
 Sentences = Sequence[Sequence[str]]
@@ -93,6 +96,11 @@ def union_hits(items: Sequence[tuple[Sentences, Sentences]]) -> list[int | None]
     return out
 
 
+def _ints(values: list[int]) -> I64:
+    """An ``int64`` array of ints (``fromiter``: ``np.array`` of a long list is slower)."""
+    return np.fromiter(values, dtype=np.int64, count=len(values))
+
+
 def _starts(lengths: I64) -> I64:
     return np.cumsum(lengths) - lengths
 
@@ -107,20 +115,20 @@ class _Union:
     """The arrays of one corpus and the target positions on some pair's LCS path."""
 
     def __init__(self, c: _Corpus) -> None:
-        first = np.array(c.first, dtype=np.int64)
+        first = _ints(c.first)
         is_first = np.zeros(len(first), dtype=bool)
         is_first[first] = True
         key = (np.cumsum(is_first) - 1)[first]  # dense id of each (item, token)
         n_items = len(c.items)
-        tok_item, in_item = _segments(np.array(c.n_tokens))
-        is_can = in_item < np.array(c.n_can_tokens)[tok_item]
+        tok_item, in_item = _segments(_ints(c.n_tokens))
+        is_can = in_item < _ints(c.n_can_tokens)[tok_item]
         key_pos = np.flatnonzero(is_first)
         self.key_item = tok_item[key_pos]
         n_keys = len(key_pos)
         key_is_can = is_can[key_pos]
 
-        n_cans, n_refs = np.array(c.n_cans), np.array(c.n_refs)
-        self.can_lens = np.array(c.can_lens)
+        n_cans, n_refs = _ints(c.n_cans), _ints(c.n_refs)
+        self.can_lens = _ints(c.can_lens)
         self.can_first = _starts(n_cans)  # first predicted sentence of each item
         can_tok = np.flatnonzero(is_can)
         self.can_key = key[can_tok]
@@ -141,7 +149,7 @@ class _Union:
             canset, self.can_key[small], np.left_shift(_ONE, tok_local[small].astype(np.uint64))
         )
 
-        self.ref_lens = np.array(c.ref_lens)
+        self.ref_lens = _ints(c.ref_lens)
         ref_key = key[np.flatnonzero(~is_can)]
         self.ref_key = ref_key
         self.ref_start = _starts(self.ref_lens)
@@ -187,7 +195,11 @@ class _Union:
             n_pairs = int(bits.sum(dtype=np.int64))
             if not n_pairs:
                 return
-            if greedy == GREEDY_ROUNDS or n_pairs <= 1.5 * np.count_nonzero(needed):
+            if (
+                greedy == GREEDY_ROUNDS
+                or n_pairs <= LAST_ROUND_PAIRS
+                or n_pairs <= 1.5 * np.count_nonzero(needed)
+            ):
                 self._trace(*np.nonzero(bits))  # the last round: every pair still needed
                 return
             g, c = self._best_pairs(left, needed)
@@ -221,16 +233,17 @@ class _Union:
             hit = _traceback(
                 seg[lo:hi], self._matches(self.ref_start[g[lo:hi]], c[lo:hi], lens[lo:hi])
             )
-            for row, pairs in enumerate(hit):
-                self.covered[self.ref_start[g[lo + pairs]] + row] = True
+            pairs = np.concatenate(hit)
+            rows = np.repeat(np.arange(len(hit)), [len(h) for h in hit])
+            self.covered[self.ref_start[g[lo + pairs]] + rows] = True
 
     def _matches(self, starts: I64, c: I64, lens: I64) -> list[U64]:
         """Per target row, the match masks of the pairs still running (a prefix)."""
-        out = []
-        for row in range(int(lens[0])):
-            n = int(np.searchsorted(-lens, -row, side="left"))  # pairs with lens > row
-            out.append(self.table[self.row_slot[starts[:n] + row] + c[:n]])
-        return out
+        width = np.searchsorted(-lens, -np.arange(lens[0]), side="left")  # pairs with lens > row
+        row, pair = _segments(width)  # the cells row by row, each row on a prefix of the pairs
+        masks = self.table[self.row_slot[starts[pair] + row] + c[pair]]
+        ends = np.cumsum(width).tolist()
+        return [masks[lo:hi] for lo, hi in zip([0, *ends[:-1]], ends, strict=True)]
 
 
 def _traceback(seg: U64, matches: list[U64]) -> list[I64]:
