@@ -71,7 +71,7 @@ def pack_corpus(
         kept = np.flatnonzero((~space)[renumber[points]])
     offsets = np.concatenate(([0], np.cumsum(lengths)))
     first = np.searchsorted(kept, offsets)  # each text's first kept character (and the end)
-    kept_ids = renumber[points[kept]]
+    kept_ids = renumber.take(points.take(kept))  # take: faster than indexing
     if whitespace:
         chars = Packed(renumber[points], lengths, vocab)
     else:
@@ -142,11 +142,16 @@ def _digits(
     A token shorter than ``offset + count`` gets the digit 0 past its end (its
     characters' digits are never 0, so no two strings get the same digits).
     """
-    out = np.zeros(len(start), dtype=np.int64) if key is None else key
+    out = np.zeros(len(start), dtype=np.int64) if key is None else key.copy()
     clip = len(start) and int(start.max()) + offset + count > len(padded)
-    for k in range(offset, offset + count):
-        digit = padded[np.minimum(start + k, len(padded) - 1) if clip else start + k]
-        out = (out << bits) | np.where(size > k, digit, 0)
+    at = start + offset
+    digit = np.empty(len(start), dtype=np.int64)
+    for k in range(offset, offset + count):  # in place: no new arrays per digit
+        np.take(padded, at, out=digit, mode="clip" if clip else "raise")
+        digit *= size > k
+        out <<= bits
+        out |= digit
+        at += 1
     return out
 
 
