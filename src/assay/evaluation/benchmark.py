@@ -287,12 +287,27 @@ def _question(
     gold: Prepared, row: PredictionRow | None, text: str, bucket: str,
     accuracy: float, token_f1: float, anls: float,
 ) -> QuestionResult:  # fmt: skip
+    if row is None:
+        return question_of(gold, text, "missing", None, "missing", bucket, accuracy, token_f1, anls)
+    return question_of(
+        gold, text, row.status, row.text, row.row_status, bucket, accuracy, token_f1, anls
+    )
+
+
+def question_of(
+    gold: Prepared, text: str, status: str, raw: str | None, written: Any, bucket: str,
+    accuracy: float, token_f1: float, anls: float,
+) -> QuestionResult:  # fmt: skip
+    """The :class:`QuestionResult` of ``gold`` from the prediction's own values.
+
+    ``status`` and ``raw`` are the prediction row's status and text (``"missing"`` and
+    ``None`` without a row); ``written`` is the released row's status, used when the gold
+    question carries released row labels.
+    """
     q = gold.question
-    status, raw = ("missing", None) if row is None else (row.status, row.text)
     released = None
     if q.row_labels is not None:
         fmt, split, domain, reasoning = q.row_labels
-        written = "missing" if row is None else row.row_status
         released = (fmt, written, split, domain, reasoning)
     return _new_question(
         q.id, text, q.answer, q.answer_format_label, status, accuracy, token_f1, anls,

@@ -20,10 +20,9 @@ import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from assay.evaluation.benchmark import QuestionResult, SystemResult
+from assay.evaluation.benchmark import QuestionResult, SystemResult, question_of
 from assay.evaluation.profiles import Prepared
 from assay.io.oddities import Oddities
-from assay.records import builder
 
 Scored = tuple[SystemResult, Oddities, list[str]]
 Background = Callable[[Callable[[], Any]], Callable[[], Any]]
@@ -130,31 +129,6 @@ def pack(item: Scored, prepared: Sequence[Prepared]) -> Packed:
         [q.anls for q in questions],
     )
     return dataclasses.replace(result, questions=()), columns, seen, coverage
-
-
-_new_question = builder(QuestionResult)
-
-
-def question_of(
-    gold: Prepared, text: str, status: str, raw: str | None, written: Any, bucket: str,
-    accuracy: float, token_f1: float, anls: float,
-) -> QuestionResult:  # fmt: skip
-    """The :class:`QuestionResult` of ``gold`` from the prediction's own values.
-
-    The gold-side fields are those :func:`assay.evaluation.benchmark.score_rows` gives;
-    ``written`` is the released row's status (used when the gold question carries
-    released row labels).
-    """
-    q = gold.question
-    released = None
-    if q.row_labels is not None:
-        fmt, split, domain, reasoning = q.row_labels
-        released = (fmt, written, split, domain, reasoning)
-    return _new_question(
-        q.id, text, q.answer, q.answer_format_label, status, accuracy, token_f1, anls,
-        q.split, q.domain, q.reasoning_type, q.difficulty, q.doc_type,
-        q.evidence_sources, gold.kind, bucket, raw, gold.document_ids, released,
-    )  # fmt: skip
 
 
 def unpack(item: Packed, prepared: Sequence[Prepared]) -> Scored:
