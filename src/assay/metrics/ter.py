@@ -536,9 +536,13 @@ def _rounds(
 
 def ter_statistics(hyp: Sequence[str], refs: Sequence[Sequence[str]]) -> Stats:
     """``(edits, ref_len)``: fewest edits over ``refs`` and their average length."""
-    edits = min(ter_edits(hyp, ref) for ref in refs)
+    return _edit_stats([ter_edits(hyp, ref) for ref in refs], refs)
+
+
+def _edit_stats(edits: Sequence[int], refs: Sequence[Sequence[str]]) -> Stats:
+    """:func:`ter_statistics` from each reference's edits (``edits[k]`` for ``refs[k]``)."""
     total = sum(len(ref) for ref in refs)
-    return (edits, total if len(refs) == 1 else total / len(refs))
+    return (min(edits), total if len(refs) == 1 else total / len(refs))
 
 
 def _batch_stats(
@@ -558,8 +562,7 @@ def _batch_stats(
     out: list[Stats] = []
     k = 0
     for rs in refs:
-        total = sum(len(ref) for ref in rs)
-        out.append((min(edits[k : k + len(rs)]), total if len(rs) == 1 else total / len(rs)))
+        out.append(_edit_stats(edits[k : k + len(rs)], rs))
         k += len(rs)
     return out
 
