@@ -67,6 +67,7 @@ from assay.metrics.rouge_bootstrap import (
     check_samples,
     check_seed,
 )
+from assay.text.tokenize import LINE_TOKENIZERS
 
 _MEASURES = {
     **dict.fromkeys(("f", "fmeasure", "f-measure", "f_measure", "fscore", "f-score"), "f"),
@@ -229,6 +230,9 @@ def _tokens(text: str, s: Settings) -> list[str]:
 
 def _sentences(text: str, s: Settings) -> list[list[str]]:
     text = s.normalize(text)
+    lines = LINE_TOKENIZERS.get(s.tokenize)
+    if lines is not None:
+        return lines(text)
     if "\n" not in text:  # one line: no split, no list of lines
         return [s.tokenize(text)] if text else []
     return [s.tokenize(line) for line in text.split("\n") if line]
