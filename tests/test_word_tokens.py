@@ -12,7 +12,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assay.text.tokenize import tokenize_word
+from assay.text.tokenize import LINE_TOKENIZERS, tokenize_word, tokenize_word_lines
 
 ASCII = st.text(alphabet=st.characters(max_codepoint=127), max_size=40)
 MIXED = st.text(alphabet="aZ_9 .,-\t\nÉé\u0301\u00a0\u0130K", max_size=20)
@@ -40,3 +40,17 @@ def test_word_tokens_by_hand() -> None:
         "mat",
     ]
     assert tokenize_word("Écrit à l'école") == ["écrit", "à", "l", "école"]
+
+
+@settings(max_examples=500)
+@given(st.one_of(ASCII, MIXED, st.text(alphabet="ab \n\n\r\x0b\x1c.", max_size=30)))
+def test_line_form_is_the_contract_per_non_empty_line(text: str) -> None:
+    expected = [re.findall(r"\w+", line.lower()) for line in text.split("\n") if line]
+    assert tokenize_word_lines(text) == expected
+    assert LINE_TOKENIZERS[tokenize_word] is tokenize_word_lines
+
+
+def test_line_form_by_hand() -> None:
+    assert tokenize_word_lines("The cat.\n\n--\nSAT_on\n") == [["the", "cat"], [], ["sat_on"]]
+    assert tokenize_word_lines("") == []
+    assert tokenize_word_lines("Été\n\nx") == [["été"], ["x"]]

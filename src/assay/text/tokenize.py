@@ -75,13 +75,6 @@ _UNICODE_WORD = regex.compile(r"\w+")
 _CJK_CLASS = r"\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}"
 _CJK = regex.compile(rf"(?=\w)[{_CJK_CLASS}]|[^\W{_CJK_CLASS}]+")
 _ROUGE_TOKEN = re.compile(r"[a-z0-9]+")
-_ROUGE_KEPT = b"abcdefghijklmnopqrstuvwxyz0123456789"
-# Byte maps for rouge-score's ASCII path: A-Z to a-z, [a-z0-9] kept, any other byte (and,
-# in the line form, any but ``\n``) to a space.
-_ROUGE_BYTES = bytes(
-    c | 0x20 if 0x41 <= c <= 0x5A else c if c in _ROUGE_KEPT else 0x20 for c in range(256)
-)
-_ROUGE_LINE_BYTES = bytes(0x0A if c == 0x0A else b for c, b in enumerate(_ROUGE_BYTES))
 _MULTI_SPACE = re.compile(r"\s\s+")
 
 # mteval-v13a, in the order the script applies them.
@@ -191,9 +184,38 @@ def tokenize_word(text: str) -> list[str]:
     return _WORD.findall(text.lower())
 
 
-_ASCII_WORD_TABLE = bytes(
-    ord(chr(c).lower()) if c < 128 and _WORD.fullmatch(chr(c)) else ord(" ") for c in range(256)
-)  # read off the pattern itself: word characters lowercased, everything else a space
+def _ascii_table(token: re.Pattern[str]) -> bytes:
+    """A byte map for ASCII text, read off the token pattern itself.
+
+    The characters a token can hold are lowercased, every other byte becomes a space.
+    """
+    return bytes(
+        ord(chr(c).lower()) if c < 128 and token.fullmatch(chr(c).lower()) else ord(" ")
+        for c in range(256)
+    )
+
+
+def _keeping_newlines(table: bytes) -> bytes:
+    return table[:0x0A] + b"\n" + table[0x0B:]
+
+
+def _ascii_lines(text: str, table: bytes) -> list[list[str]]:
+    r"""The tokens of each non-empty line of ASCII ``text`` (``table`` keeps ``\n``)."""
+    lines = text.encode("ascii").translate(table).decode("ascii").split("\n")
+    return [line.split() for line in lines if line]
+
+
+_ASCII_WORD_TABLE = _ascii_table(_WORD)
+_ASCII_WORD_LINES = _keeping_newlines(_ASCII_WORD_TABLE)
+_ASCII_ROUGE_TABLE = _ascii_table(_ROUGE_TOKEN)
+_ASCII_ROUGE_LINES = _keeping_newlines(_ASCII_ROUGE_TABLE)
+
+
+def tokenize_word_lines(text: str) -> list[list[str]]:
+    r""":func:`tokenize_word` of each non-empty line (``\n``-split) of ``text``."""
+    if text.isascii():
+        return _ascii_lines(text, _ASCII_WORD_LINES)
+    return [_WORD.findall(line.lower()) for line in text.split("\n") if line]
 
 
 def tokenize_unicode(text: str) -> list[str]:
@@ -362,26 +384,24 @@ def tokenize_jiwer(text: str) -> list[str]:
 def tokenize_rouge_score(text: str) -> list[str]:
     """Tokenise like rouge-score: lowercase, keep runs of ``[a-z0-9]`` only.
 
-    An ASCII text takes one ``bytes.translate`` (upper case to lower, every byte
-    outside ``[a-z0-9]`` to a space) and ``split``: the same tokens as the regex, in C
-    without a match object per token. ``str.lower`` of ASCII is ASCII's own case map.
+    ASCII text takes one ``bytes.translate`` and ``split``, as :func:`tokenize_word`.
     """
     if text.isascii():
-        return text.encode().translate(_ROUGE_BYTES).decode().split()
+        return text.encode("ascii").translate(_ASCII_ROUGE_TABLE).decode("ascii").split()
     return _ROUGE_TOKEN.findall(text.lower())
 
 
 def tokenize_rouge_score_lines(text: str) -> list[list[str]]:
     r""":func:`tokenize_rouge_score` of each non-empty line (``\n``-split) of ``text``."""
     if text.isascii():
-        lines = text.encode().translate(_ROUGE_LINE_BYTES).decode().split("\n")
-        return [line.split() for line in lines if line]
+        return _ascii_lines(text, _ASCII_ROUGE_LINES)
     return [_ROUGE_TOKEN.findall(line.lower()) for line in text.split("\n") if line]
 
 
 # Line-aware forms of tokenizers (``LINE_TOKENIZERS[t](text)`` equals ``[t(line) for
 # line in text.split("\n") if line]``), for metrics that split texts into lines.
 LINE_TOKENIZERS: dict[Tokenizer, Callable[[str], list[list[str]]]] = {
+    tokenize_word: tokenize_word_lines,
     tokenize_rouge_score: tokenize_rouge_score_lines,
 }
 
