@@ -25,8 +25,8 @@ from assay.metrics.ter import (
     _BandedDistance,
     _Rows,
     ter_edits,
-    ter_edits_many,
 )
+from assay.metrics.ter_lockstep import ter_edits_many
 
 VOCAB = [f"w{i}" for i in range(40)]
 

@@ -34,6 +34,7 @@ For references of 400 words or more the alignment's table is built in NumPy, a r
 time over its band (the same integers), because the cell loop's full-length rows cost
 O(reference length) each; shorter ones keep the loop, which is faster there. The runs of
 equal words within 50 positions are found by bisection in each word's sorted positions.
+A corpus's searches run in lockstep in :mod:`assay.metrics.ter_lockstep` (the same numbers).
 
 Text: :func:`assay.text.tercom.tercom_tokens` with the options ``normalized``,
 ``no_punct``, ``asian_support`` and ``case_sensitive`` (sacrebleu's defaults: all off).
@@ -448,51 +449,6 @@ def ter_edits(hyp: Sequence[str], ref: Sequence[str]) -> int:
         return edits
 
 
-def ter_edits_many(pairs: Sequence[tuple[Sequence[str], Sequence[str]]]) -> list[int]:
-    """:func:`ter_edits` of every ``(hyp, ref)`` pair, the searches run in lockstep.
-
-    Each pair's search (:func:`_search`) asks for one alignment per shift round; the
-    rounds of all pairs with references of ``_NUMPY_FROM`` words or more are served
-    together (shorter ones run alone, :func:`ter_edits`), and their banded tables are
-    built by one NumPy row step for all of them
-    (:func:`assay.metrics.ter_band.band_rows_many`: the same rows as :func:`_band_rows`
-    table by table). Each search's own steps, and so its result, are unchanged.
-    """
-    results = [0] * len(pairs)
-    pending: list[tuple[int, Generator[_Request, _Traced, int], _Request]] = []
-
-    def advance(index: int, search: Generator[_Request, _Traced, int], value: Any) -> None:
-        try:
-            request = search.send(value)
-        except StopIteration as stop:
-            results[index] = stop.value
-        else:
-            pending.append((index, search, request))
-
-    for index, (hyp, ref) in enumerate(pairs):
-        if len(ref) < _NUMPY_FROM:  # its table is not built in NumPy: nothing to share
-            results[index] = ter_edits(hyp, ref)
-        else:
-            search = _search(hyp, ref)
-            if isinstance(search, int):
-                results[index] = search
-            else:
-                advance(index, search, None)
-    while pending:
-        batch, pending = pending, []
-        big = [n for n, (_, _, (table, words)) in enumerate(batch)
-               if table.n_ref >= _NUMPY_FROM and words]  # fmt: skip
-        bands: dict[int, Any] = {}
-        if len(big) > 1:
-            from assay.metrics.ter_band import band_rows_many
-
-            computed = band_rows_many([batch[n][2][0] for n in big], [batch[n][2][1] for n in big])
-            bands = dict(zip(big, computed, strict=True))
-        for n, (index, search, (table, words)) in enumerate(batch):
-            advance(index, search, table.trace(words, bands.get(n)))
-    return results
-
-
 def _search(hyp: Sequence[str], ref: Sequence[str]) -> int | Generator[_Request, _Traced, int]:
     """The edits of a pair settled without an alignment, else its search (:func:`_rounds`)."""
     if not ref:
@@ -548,23 +504,10 @@ def _edit_stats(edits: Sequence[int], refs: Sequence[Sequence[str]]) -> Stats:
 def _batch_stats(
     predictions: Sequence[str], targets_list: Sequence[Sequence[str]], s: Settings
 ) -> list[Stats]:
-    """:func:`_stats` of every item, all their searches in one :func:`ter_edits_many`.
+    """TER statistics of a corpus at once (:mod:`assay.metrics.ter_lockstep`)."""
+    from assay.metrics.ter_lockstep import batch_stats
 
-    A corpus without a target of ``_NUMPY_FROM`` characters (so, in practice, without a
-    reference of that many words, the only ones whose searches share work) takes the
-    per-item statistics: the same numbers without the pair lists.
-    """
-    if all(len(t) < _NUMPY_FROM for targets in targets_list for t in targets):
-        return [_stats(p, t, s) for p, t in zip(predictions, targets_list, strict=True)]
-    hyps = [_tokens(p, s) for p in predictions]
-    refs = [[_tokens(t, s) for t in targets] for targets in targets_list]
-    edits = ter_edits_many([(hyp, ref) for hyp, rs in zip(hyps, refs, strict=True) for ref in rs])
-    out: list[Stats] = []
-    k = 0
-    for rs in refs:
-        out.append(_edit_stats(edits[k : k + len(rs)], rs))
-        k += len(rs)
-    return out
+    return batch_stats(predictions, targets_list, s)
 
 
 def ter_from_statistics(stats: Sequence[float]) -> float:
