@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from assay.report.result.markdown import render_result_markdown
-from cli_helpers import run
+from cli_helpers import run, run_captured
 from compare_helpers import GOLD_DIR, VECTORS, write_predictions
 
 
@@ -89,3 +89,38 @@ def test_ties_from_tests_that_could_separate_are_not_flagged(tmp_path: Path) -> 
     assert "Unresolved" not in render_result_markdown(document)
     assert "unresolved-ties" not in render_html(document)
     assert "approximate_randomization (59 trials)" in render_html(document)
+
+
+# 11 systems, 55 pairs: the smallest Holm-adjusted p is 55 / (T + 1), at most 0.05 only
+# from T + 1 = 1100 on, so the bootstrap's default 1,000 resamples are raised to 1,099.
+ELEVEN = {f"s{k:02d}": [int(bit) for bit in f"{k:06b}"] for k in range(1, 12)}
+
+
+def test_a_raised_default_is_said_in_the_terminal_pair_list(tmp_path: Path) -> None:
+    write_predictions(tmp_path / "pred", ELEVEN)
+    code, out, _ = run_captured(
+        "eval", "--data-dir", str(GOLD_DIR), "--predictions", str(tmp_path / "pred"),
+        "--test", "paired_bootstrap", "--result-json", str(tmp_path / "r.json"),
+    )  # fmt: skip
+    assert code == 0
+    comparison = json.loads((tmp_path / "r.json").read_text("utf-8"))["comparison"]
+    assert (comparison["n_resamples"], comparison["power_guard"]) == (1099, "raised")
+    assert comparison["n_resamples_requested"] == 1000
+    flat = " ".join(out.split())  # the table title wraps at the terminal's width
+    assert "a − b" in flat  # 11 systems: the pair list, not the matrix
+    assert "paired_bootstrap, 1099 resamples (raised from 1000 by the power guard" in flat
+    assert "1099 trials" not in flat
+
+
+def test_a_raised_default_is_said_by_score_with_several_files(tmp_path: Path) -> None:
+    files = []
+    for name, vector in ELEVEN.items():
+        path = tmp_path / f"{name}.jsonl"
+        rows = [{"id": f"q{i}", "prediction": "yes" if right else "no", "targets": ["yes"]}
+                for i, right in enumerate(vector)]  # fmt: skip
+        path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+        files += ["--file", str(path)]
+    code, out, _ = run_captured("score", "exact_match", *files, "--test", "paired_bootstrap")
+    assert code == 0
+    first = out.splitlines()[0]
+    assert "11 systems on n=6 items; paired_bootstrap, 1099 resamples (raised from 1000" in first

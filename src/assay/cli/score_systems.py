@@ -78,11 +78,13 @@ def _in_order(
 
 def leaderboard_lines(bound: BoundMetric, compared: SystemComparison, n: int) -> list[str]:
     """The leaderboard and the pairwise tests as text lines (best system first)."""
+    from assay.report.result.markdown import trials_phrase
+
     name = bound.spec.name
     better = "higher" if compared.higher_is_better else "lower"
     lines = [
         f"{name} ({better} is better): {len(compared.systems)} systems on n={n} items; "
-        f"{compared.method}, {compared.n_resamples} trials, seed {compared.seed}, "
+        f"{compared.method}, {trials_phrase(compared.to_dict())}, seed {compared.seed}, "
         f"alpha {compared.alpha}, Holm; ties count towards p",
     ]
     width = max(len("system"), *(len(s) for s in compared.systems))

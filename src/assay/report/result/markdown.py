@@ -7,6 +7,7 @@ report (kind ``assay.structured``) renders as its headline and cross-tab tables.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from assay.report.markdown import (
@@ -110,11 +111,16 @@ def slice_table(document: dict[str, Any], dimension: str) -> str:
     return markdown_table([dimension, "n", *names], rows, "lr" + "r" * len(names))
 
 
-def trials_phrase(comparison: dict[str, Any]) -> str:
-    """``10000 trials``, ``exact, no trials``, or the count the power guard raised to."""
+def trials_phrase(comparison: Mapping[str, Any]) -> str:
+    """How many trials the paired test drew, in words.
+
+    ``10000 trials`` (``1000 resamples`` for the bootstrap), ``exact, no trials``, or
+    the count the power guard raised to and from what.
+    """
     if comparison.get("power_guard") == "exact":
         return "exact, no trials"
-    text = f"{comparison['n_resamples']} trials"
+    unit = "resamples" if comparison["method"] == "paired_bootstrap" else "trials"
+    text = f"{comparison['n_resamples']} {unit}"
     if comparison.get("power_guard") == "raised":
         text += (
             f" (raised from {comparison['n_resamples_requested']} by the power guard: "

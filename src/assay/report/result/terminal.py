@@ -224,7 +224,7 @@ def pair_list(document: dict[str, Any]) -> Table:
     comparison = document["comparison"]
     table = Table(
         title=f"Paired differences, a − b ({METRIC_TITLES[comparison['metric']]}); "
-        f"p: {comparison['method']}, {comparison['n_resamples']} trials, seed "
+        f"p: {comparison['method']}, {trials_phrase(comparison)}, seed "
         f"{comparison['seed']}, Holm-adjusted"
     )
     for name, justify in (("a", "left"), ("b", "left"), ("a − b", "right"),
