@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import assay
 from assay.cli.main import cli
-from assay.metrics.rouge import lcs_indices, lcs_length
+from assay.metrics.rouge_lcs import lcs_indices, lcs_length
 
 VECTORS = Path(__file__).parent / "vectors" / "ngram"
 

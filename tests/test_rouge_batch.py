@@ -18,7 +18,7 @@ from rouge_score import rouge_scorer
 import assay
 from assay.metrics.corpus import VECTOR_MIN_CHARS
 from assay.metrics.registry import get_metric
-from assay.metrics.rouge import code_point_string
+from assay.metrics.rouge_lcs import code_point_string
 
 WORDS = st.sampled_from(["the", "cat", "The", "a", "mat", "sat", "x1", "?", "cat,", "\n"])
 TEXT = st.lists(WORDS, max_size=14).map(" ".join)

@@ -2,7 +2,7 @@
 
 rouge-score's ``_summary_level_lcs`` (its ``rougeLsum``) is the oracle: its own
 table, backtracking and per-token clipping. The general path
-(:func:`assay.metrics.rouge.summary_lcs_hits`) is checked too, so the fallback for
+(:func:`assay.metrics.rouge_lcs.summary_lcs_hits`) is checked too, so the fallback for
 long predicted sentences stays right. Small vocabularies make LCS ties common, which
 is where a wrong backtracking rule would show.
 """
@@ -19,7 +19,7 @@ from rouge_score import rouge_scorer
 import assay
 from assay.metrics import rouge_union
 from assay.metrics.corpus import VECTOR_MIN_CHARS
-from assay.metrics.rouge import summary_lcs_hits
+from assay.metrics.rouge_lcs import summary_lcs_hits
 from assay.metrics.rouge_union import MAX_WIDTH, union_hits
 
 SENTENCE = st.lists(st.sampled_from("a b c d e".split()), max_size=9)

@@ -9,7 +9,7 @@ less work per item:
   ``n`` tokens has no n-gram, so no counting happens for it (most items of short
   answers for ROUGE-3 … 9); the clipped hits are summed over the target's
   n-grams counted where the prediction has them (those are the shared ones);
-* ROUGE-L is :func:`assay.metrics.rouge.lcs_length` (rapidfuzz's bit-parallel
+* ROUGE-L is :func:`assay.metrics.rouge_lcs.lcs_length` (rapidfuzz's bit-parallel
   ``LCSseq`` on the pair's tokens as code points) per pair;
 * an item with one target takes its row as is; with several, the best F (the
   first on ties) is picked exactly as the per-item path does.
@@ -27,7 +27,8 @@ from collections.abc import Callable, Sequence
 
 from assay.metrics.base import Settings, Stats
 from assay.metrics.ngrams import count, shifted
-from assay.metrics.rouge import lcs_length, prf
+from assay.metrics.rouge import prf
+from assay.metrics.rouge_lcs import lcs_length
 from assay.text.normalize import normalize_none
 
 
