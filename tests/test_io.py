@@ -5,7 +5,8 @@ from pathlib import Path
 import pytest
 
 from assay.errors import InputFileError
-from assay.io.jsonl import iter_jsonl, read_pairs
+from assay.io.jsonl import iter_jsonl
+from assay.io.pairs import read_pairs
 
 
 def write(tmp_path: Path, text: str) -> Path:

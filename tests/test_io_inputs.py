@@ -21,7 +21,8 @@ import zstandard
 from assay.errors import InputFileError
 from assay.evaluation.runs import SystemInput, evaluate
 from assay.io.gold import read_gold
-from assay.io.jsonl import iter_jsonl, read_pairs
+from assay.io.jsonl import iter_jsonl
+from assay.io.pairs import read_pairs
 from assay.io.predictions import iter_predictions
 from cli_helpers import GOLDEN_DATA, run
 from input_helpers import ATLAS, GOLD, SAMPLE, assay, rows, scores

@@ -21,8 +21,8 @@ import pytest
 
 from assay.errors import InputFileError
 from assay.io.gold import read_gold
-from assay.io.jsonl import read_pairs
 from assay.io.jsonrecords import element_lines
+from assay.io.pairs import read_pairs
 from assay.io.sources import input_kind
 from input_helpers import ATLAS, GOLD, PAIRS, SRC, assay, rows, table
 

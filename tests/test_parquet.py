@@ -19,7 +19,7 @@ import pytest
 from assay.evaluation.runs import SystemInput, evaluate
 from assay.io.bundled import data_path
 from assay.io.gold import read_gold
-from assay.io.jsonl import read_pairs
+from assay.io.pairs import read_pairs
 from assay.io.sources import input_kind
 from cli_helpers import run, run_captured
 from input_helpers import ATLAS, GOLD, PAIRS, SAMPLE, rows, scores

@@ -14,7 +14,7 @@ from assay.api import bind, score_corpus
 from assay.cli import score_file
 from assay.errors import InputFileError
 from assay.io.idset import HashedIds
-from assay.io.jsonl import read_pairs
+from assay.io.pairs import read_pairs
 from assay.metrics.stream import Tally, score_chunk
 from cli_helpers import run, run_captured
 

@@ -43,8 +43,8 @@ from assay.cli.score_output import Interval, score_entry
 from assay.errors import InputFileError
 from assay.io import blocks
 from assay.io.idset import HashedIds
-from assay.io.jsonl import Pair, read_pairs, refuse_repeat
 from assay.io.output import Sink
+from assay.io.pairs import Pair, read_pairs, refuse_repeat
 from assay.metrics.base import BoundMetric
 from assay.metrics.corpus import Part
 from assay.metrics.interval import interval_of

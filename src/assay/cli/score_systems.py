@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from assay.errors import InputFileError, InvalidOptionError
-from assay.io.jsonl import Pair, read_pairs
+from assay.io.pairs import Pair, read_pairs
 from assay.metrics.base import BoundMetric
 from assay.stats import SystemComparison
 

@@ -25,8 +25,9 @@ from pathlib import Path
 from typing import IO
 
 from assay.errors import InputFileError
-from assay.io.jsonl import Pair, iter_jsonl_stream, pair_of_row
+from assay.io.jsonl import iter_jsonl_stream
 from assay.io.oddities import Oddities
+from assay.io.pairs import Pair, pair_of_row
 from assay.io.predictions import PredictionRow, row_from_record
 from assay.io.sources import compression_of
 from assay.parallel import working_directory

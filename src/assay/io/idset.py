@@ -2,7 +2,7 @@
 
 :class:`HashedIds` answers "certainly new" exactly; "maybe seen" means the hash was
 seen, which is a repeated id or (rarely, about n²/2⁶⁵) two ids with one hash. Callers
-confirm a "maybe" against the input itself (see :func:`assay.io.jsonl.read_pairs`),
+confirm a "maybe" against the input itself (see :func:`assay.io.pairs.read_pairs`),
 so no answer ever depends on hashing.
 """
 
