@@ -19,20 +19,19 @@ that is not a ``#`` JSON pointer into the document — is not compiled
 response whose check meets a pattern time limit, or that is nested deeper than
 :data:`MAX_DEPTH`, is also left to jsonschema (the caller re-runs it there), so where
 jsonschema runs out of stack (``nested_too_deep``) stays where it was.
+
+The applicator keywords, which compile subschemas (``properties``, ``items``,
+``allOf``, ``$ref``, ...), are built here; the assertion keywords, which test the
+instance itself, in :mod:`~assay.structured.schema_compiled_assertions`.
 """
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Callable
-from fractions import Fraction
 from typing import Any
 
+from assay.structured.schema_compiled_assertions import ASSERTIONS, Node, Path, RawError
 from assay.structured.schema_keywords import _matches, extra_properties
-
-Path = tuple[str | int, ...]
-RawError = tuple[Path, str, str]  # (path, keyword, message)
-Node = Callable[[Any, Path, list[RawError]], None]
 
 #: Responses nested deeper are checked by jsonschema, whose own recursion limit (about 165
 #: levels) then decides ``nested_too_deep`` exactly as before.
@@ -46,49 +45,6 @@ UNSUPPORTED = frozenset(
 
 class Unsupported(Exception):  # noqa: N818 - a signal to leave the schema to jsonschema
     """The schema uses something this compiler does not reproduce exactly."""
-
-
-def _is_number(value: Any) -> bool:
-    kind = type(value)
-    if kind is int or kind is float:
-        return True
-    return not isinstance(value, bool) and isinstance(value, numbers.Number)
-
-
-def _is_integer(value: Any) -> bool:
-    if isinstance(value, bool):
-        return False
-    return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
-
-
-TYPES: dict[str, Callable[[Any], bool]] = {
-    "array": lambda v: isinstance(v, list),
-    "boolean": lambda v: isinstance(v, bool),
-    "integer": _is_integer,
-    "null": lambda v: v is None,
-    "number": _is_number,
-    "object": lambda v: isinstance(v, dict),
-    "string": lambda v: isinstance(v, str),
-}
-
-
-def json_equal(one: Any, two: Any) -> bool:
-    """JSON Schema equality (``enum``, ``const``): ``true`` ≠ ``1`` and ``1`` = ``1.0``."""
-    if one is two:
-        return True
-    if isinstance(one, str) or isinstance(two, str):
-        return bool(one == two)
-    if isinstance(one, list) and isinstance(two, list):
-        return len(one) == len(two) and all(map(json_equal, one, two))
-    if isinstance(one, dict) and isinstance(two, dict):
-        return len(one) == len(two) and all(
-            k in two and json_equal(v, two[k]) for k, v in one.items()
-        )
-    if isinstance(one, bool) or isinstance(two, bool):
-        return isinstance(one, bool) and isinstance(two, bool) and one == two
-    if isinstance(one, (list, dict)) or isinstance(two, (list, dict)):
-        return False
-    return bool(one == two)
 
 
 def compile_schema(schema: Any, format_checker: Any) -> Callable[[Any], list[RawError]] | None:
@@ -207,43 +163,6 @@ def _deeper(path: Path) -> None:
         raise RecursionError(f"deeper than {MAX_DEPTH} levels")
 
 
-def _type(c: _Compiler, types: Any, schema: dict[str, Any]) -> Node:
-    names = [types] if isinstance(types, str) else list(types)
-    tests = [TYPES[t] for t in names]
-    reprs = ", ".join(repr(t) for t in names)
-
-    def check(instance: Any, path: Path, out: list[RawError]) -> None:
-        for test in tests:
-            if test(instance):
-                return
-        out.append((path, "type", f"{instance!r} is not of type {reprs}"))
-
-    return check
-
-
-def _enum(c: _Compiler, enums: Any, schema: dict[str, Any]) -> Node:
-    strings = {e for e in enums if isinstance(e, str)} if isinstance(enums, list) else set()
-    only_strings = isinstance(enums, list) and len(strings) == len(enums)
-
-    def check(instance: Any, path: Path, out: list[RawError]) -> None:
-        if only_strings and isinstance(instance, str):
-            if instance in strings:
-                return
-        elif any(json_equal(each, instance) for each in enums):
-            return
-        out.append((path, "enum", f"{instance!r} is not one of {enums!r}"))
-
-    return check
-
-
-def _const(c: _Compiler, const: Any, schema: dict[str, Any]) -> Node:
-    def check(instance: Any, path: Path, out: list[RawError]) -> None:
-        if not json_equal(instance, const):
-            out.append((path, "const", f"{const!r} was expected"))
-
-    return check
-
-
 def _properties(c: _Compiler, properties: Any, schema: dict[str, Any]) -> Node:
     pairs = [(name, c.node(sub)) for name, sub in properties.items()]
 
@@ -253,18 +172,6 @@ def _properties(c: _Compiler, properties: Any, schema: dict[str, Any]) -> Node:
             for name, node in pairs:
                 if name in instance:
                     node(instance[name], (*path, name), out)
-
-    return check
-
-
-def _required(c: _Compiler, required: Any, schema: dict[str, Any]) -> Node:
-    names = list(required)
-
-    def check(instance: Any, path: Path, out: list[RawError]) -> None:
-        if isinstance(instance, dict):
-            for name in names:
-                if name not in instance:
-                    out.append(((*path, name), "required", f"{name!r} is a required property"))
 
     return check
 
@@ -319,19 +226,6 @@ def _property_names(c: _Compiler, names: Any, schema: dict[str, Any]) -> Node:
     return check
 
 
-def _dependent_required(c: _Compiler, dependencies: Any, schema: dict[str, Any]) -> Node:
-    def check(instance: Any, path: Path, out: list[RawError]) -> None:
-        if isinstance(instance, dict):
-            for name, needed in dependencies.items():
-                if name in instance:
-                    for each in needed:
-                        if each not in instance:
-                            out.append((path, "dependentRequired",
-                                        f"{each!r} is a dependency of {name!r}"))  # fmt: skip
-
-    return check
-
-
 def _dependent_schemas(c: _Compiler, dependencies: Any, schema: dict[str, Any]) -> Node:
     pairs = [(name, c.node(sub)) for name, sub in dependencies.items()]
 
@@ -341,85 +235,6 @@ def _dependent_schemas(c: _Compiler, dependencies: Any, schema: dict[str, Any]) 
             for name, node in pairs:
                 if name in instance:
                     node(instance, path, out)
-
-    return check
-
-
-def _size(kind: Callable[[Any], bool], keyword: str, low: bool, one: str, many: str) -> Any:
-    """``minLength``-style keywords: ``one`` for the limit 1 (low) or 0 (high), else ``many``."""
-
-    def build(c: _Compiler, limit: Any, schema: dict[str, Any]) -> Node:
-        message = one if limit == (1 if low else 0) else many
-
-        def check(instance: Any, path: Path, out: list[RawError]) -> None:
-            if kind(instance) and (len(instance) < limit if low else len(instance) > limit):
-                out.append((path, keyword, f"{instance!r} {message}"))
-
-        return check
-
-    return build
-
-
-def _is_str(v: Any) -> bool:
-    return isinstance(v, str)
-
-
-def _is_list(v: Any) -> bool:
-    return isinstance(v, list)
-
-
-def _is_dict(v: Any) -> bool:
-    return isinstance(v, dict)
-
-
-def _bound(keyword: str, fails: Callable[[Any, Any], bool], text: str) -> Any:
-    def build(c: _Compiler, limit: Any, schema: dict[str, Any]) -> Node:
-        def check(instance: Any, path: Path, out: list[RawError]) -> None:
-            if _is_number(instance) and fails(instance, limit):
-                out.append((path, keyword, f"{instance!r} {text} {limit!r}"))
-
-        return check
-
-    return build
-
-
-def _multiple_of(c: _Compiler, divisor: Any, schema: dict[str, Any]) -> Node:
-    def check(instance: Any, path: Path, out: list[RawError]) -> None:
-        if not _is_number(instance):
-            return
-        if isinstance(divisor, float):
-            quotient = instance / divisor
-            try:
-                failed = int(quotient) != quotient
-            except OverflowError:
-                failed = (Fraction(instance) / Fraction(divisor)).denominator != 1
-        else:
-            failed = bool(instance % divisor)
-        if failed:
-            out.append((path, "multipleOf", f"{instance!r} is not a multiple of {divisor}"))
-
-    return check
-
-
-def _pattern(c: _Compiler, pattern: Any, schema: dict[str, Any]) -> Node:
-    def check(instance: Any, path: Path, out: list[RawError]) -> None:
-        if isinstance(instance, str) and _matches(pattern, instance) is False:
-            out.append((path, "pattern", f"{instance!r} does not match {pattern!r}"))
-
-    return check
-
-
-def _format(c: _Compiler, name: Any, schema: dict[str, Any]) -> Node | None:
-    checker = c.formats
-    if name not in checker.checkers:
-        return None
-    from jsonschema.exceptions import FormatError  # type: ignore[import-untyped]
-
-    def check(instance: Any, path: Path, out: list[RawError]) -> None:
-        try:
-            checker.check(instance, name)
-        except FormatError as error:
-            out.append((path, "format", error.message))
 
     return check
 
@@ -481,19 +296,6 @@ def _contains(c: _Compiler, contains: Any, schema: dict[str, Any]) -> Node:
             else:
                 out.append((path, "minContains", "Too few items match the given schema "
                             f"(expected at least {least} but only {matches} matched)"))  # fmt: skip
-
-    return check
-
-
-def _unique(c: _Compiler, unique: Any, schema: dict[str, Any]) -> Node | None:
-    if not unique:
-        return None
-    # jsonschema's own test (sorted neighbours, then pairs): it is the definition here
-    from jsonschema._utils import uniq  # type: ignore[import-untyped]
-
-    def check(instance: Any, path: Path, out: list[RawError]) -> None:
-        if isinstance(instance, list) and not uniq(instance):
-            out.append((path, "uniqueItems", f"{instance!r} has non-unique elements"))
 
     return check
 
@@ -562,41 +364,19 @@ def _ref(c: _Compiler, ref: Any, schema: dict[str, Any]) -> Node:
 
 
 _BUILDERS: dict[str, Callable[[_Compiler, Any, dict[str, Any]], Node | None]] = {
+    **ASSERTIONS,
     "$ref": _ref,
     "additionalProperties": _additional,
     "allOf": _all_of,
     "anyOf": _any_of,
-    "const": _const,
     "contains": _contains,
-    "dependentRequired": _dependent_required,
     "dependentSchemas": _dependent_schemas,
-    "enum": _enum,
-    "exclusiveMaximum": _bound("exclusiveMaximum", lambda i, m: i >= m,
-                               "is greater than or equal to the maximum of"),
-    "exclusiveMinimum": _bound("exclusiveMinimum", lambda i, m: i <= m,
-                               "is less than or equal to the minimum of"),
-    "format": _format,
     "if": _if,
     "items": _items,
-    "maxItems": _size(_is_list, "maxItems", False, "is expected to be empty", "is too long"),
-    "maxLength": _size(_is_str, "maxLength", False, "is expected to be empty", "is too long"),
-    "maxProperties": _size(_is_dict, "maxProperties", False, "is expected to be empty",
-                           "has too many properties"),
-    "maximum": _bound("maximum", lambda i, m: i > m, "is greater than the maximum of"),
-    "minItems": _size(_is_list, "minItems", True, "should be non-empty", "is too short"),
-    "minLength": _size(_is_str, "minLength", True, "should be non-empty", "is too short"),
-    "minProperties": _size(_is_dict, "minProperties", True, "should be non-empty",
-                           "does not have enough properties"),
-    "minimum": _bound("minimum", lambda i, m: i < m, "is less than the minimum of"),
-    "multipleOf": _multiple_of,
     "not": _not,
     "oneOf": _one_of,
-    "pattern": _pattern,
     "patternProperties": _pattern_properties,
     "prefixItems": _prefix_items,
     "properties": _properties,
     "propertyNames": _property_names,
-    "required": _required,
-    "type": _type,
-    "uniqueItems": _unique,
 }  # fmt: skip
