@@ -226,7 +226,8 @@ def test_banded_distance_equals_sacrebleus_beam_edit_distance_inside_and_outside
     from rapidfuzz.distance import Levenshtein
     from sacrebleu.metrics.lib_ter import BeamEditDistance
 
-    from assay.metrics.ter import _BandedDistance, perform_shift
+    from assay.metrics.ter import perform_shift
+    from assay.metrics.ter_table import BandedDistance
 
     rng = random.Random(10)
     vocab = [f"w{i}" for i in range(40)]
@@ -237,7 +238,7 @@ def test_banded_distance_equals_sacrebleus_beam_edit_distance_inside_and_outside
         hyp = [w if rng.random() < 0.5 else rng.choice(vocab) for w in ref[:n_hyp]]
         hyp += rng.choices(vocab, k=n_hyp - len(hyp))
         codes = {w: chr(65 + k) for k, w in enumerate(vocab)}
-        table = _BandedDistance(ref, n_hyp, codes)
+        table = BandedDistance(ref, n_hyp, codes)
         peer = BeamEditDistance(ref)
         _, rows, _ = table.trace(hyp)
         for _ in range(6):
@@ -266,10 +267,10 @@ def test_backtraced_alignment_equals_sacrebleus_trace(
 
     from sacrebleu.metrics.lib_ter import BeamEditDistance
 
-    from assay.metrics import ter
-    from assay.metrics.ter import _BandedDistance
+    from assay.metrics import ter_table
+    from assay.metrics.ter_table import BandedDistance
 
-    monkeypatch.setattr(ter, "_NUMPY_FROM", numpy_from)
+    monkeypatch.setattr(ter_table, "NUMPY_FROM", numpy_from)
     rng = random.Random(13)
     symbol = {0: " ", 1: "s", 2: "i", 3: "d"}
     for _ in range(400):
@@ -279,7 +280,7 @@ def test_backtraced_alignment_equals_sacrebleus_trace(
         if rng.random() < 0.5:
             hyp = [w if rng.random() < 0.7 else rng.choice(vocab) for w in (ref * 3)[: len(hyp)]]
         codes = {w: chr(65 + k) for k, w in enumerate(vocab)}
-        distance, rows, ops = _BandedDistance(ref, len(hyp), codes).trace(hyp)
+        distance, rows, ops = BandedDistance(ref, len(hyp), codes).trace(hyp)
         theirs, trace = BeamEditDistance(ref)(hyp)
         assert (distance, "".join(symbol[op] for op in ops)) == (theirs, trace)
         assert rows[len(hyp)][len(ref)] == distance

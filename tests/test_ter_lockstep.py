@@ -1,9 +1,9 @@
 """TER's lockstep searches and batched banded tables give exactly sacrebleu's numbers.
 
 ``ter_edits_many`` runs the shift searches of many pairs together and builds the
-banded tables of long references (``_NUMPY_FROM`` words or more) in one NumPy row
+banded tables of long references (``NUMPY_FROM`` words or more) in one NumPy row
 step (``ter_band.band_rows_many``). Checked here: the batched rows equal
-``_band_rows`` table by table (mixed lengths, a widened beam, one or many groups), the
+``band_rows`` table by table (mixed lengths, a widened beam, one or many groups), the
 edit counts equal sacrebleu's own ``translation_edit_rate`` on long pairs whose
 searches take different numbers of rounds, and ``score_corpus("ter")`` (the batch
 statistics) equals the per-item statistics with several targets.
@@ -19,14 +19,9 @@ from sacrebleu.metrics.lib_ter import translation_edit_rate
 import assay
 from assay.metrics import ter_band
 from assay.metrics.registry import get_metric
-from assay.metrics.ter import (
-    _ArrayRows,
-    _band_rows,
-    _BandedDistance,
-    _Rows,
-    ter_edits,
-)
+from assay.metrics.ter import ter_edits
 from assay.metrics.ter_lockstep import ter_edits_many
+from assay.metrics.ter_table import ArrayRows, BandedDistance, Rows, band_rows
 
 VOCAB = [f"w{i}" for i in range(40)]
 
@@ -63,10 +58,10 @@ def test_batched_rows_equal_band_rows_table_by_table(
     rng = random.Random(5)
     pairs = [_pair(rng, 20, 500) for _ in range(12)]
     pairs += [(["w1"], VOCAB * 15), (VOCAB[:7], VOCAB * 20), (VOCAB * 3, VOCAB[:9])]  # wide beams
-    tables = [_BandedDistance(ref, len(hyp), _codes(hyp, ref)) for hyp, ref in pairs]
+    tables = [BandedDistance(ref, len(hyp), _codes(hyp, ref)) for hyp, ref in pairs]
     hyps = [hyp for hyp, _ in pairs]
     got = [rows.tolist()[1:] for rows in ter_band.band_rows_many(tables, hyps)]
-    assert got == [_band_rows(t, h)[1:] for t, h in zip(tables, hyps, strict=True)]
+    assert got == [band_rows(t, h)[1:] for t, h in zip(tables, hyps, strict=True)]
 
 
 def test_lockstep_edits_equal_sacrebleus() -> None:
@@ -103,17 +98,17 @@ def test_corpus_statistics_equal_per_item_statistics() -> None:
 )
 def test_windows_equal_the_per_row_rule(n_ref: int, n_hyp: int) -> None:
     ref = ["a"] * n_ref
-    table = _BandedDistance(ref, n_hyp, {"a": "\x00", "b": "\x01"})
+    table = BandedDistance(ref, n_hyp, {"a": "\x00", "b": "\x01"})
     assert table.windows == [table.window(i) for i in range(n_hyp + 1)]
 
 
 def test_array_rows_read_as_the_list_rows() -> None:
     rng = random.Random(8)
     pairs = [_pair(rng, 400, 460) for _ in range(3)]
-    tables = [_BandedDistance(ref, len(hyp), _codes(hyp, ref)) for hyp, ref in pairs]
+    tables = [BandedDistance(ref, len(hyp), _codes(hyp, ref)) for hyp, ref in pairs]
     hyps = [hyp for hyp, _ in pairs]
     for table, hyp, array in zip(tables, hyps, ter_band.band_rows_many(tables, hyps), strict=True):
-        ours, theirs = _ArrayRows(table, array), _Rows(table, _band_rows(table, hyp))
+        ours, theirs = ArrayRows(table, array), Rows(table, band_rows(table, hyp))
         for i in range(len(hyp) + 1):
             assert ours[i] == theirs[i]
             assert [ours.value(i, j) for j in range(table.n_ref + 1)] == [

@@ -11,8 +11,8 @@ The search follows Tercom exactly as sacrebleu re-implements it:
 
 * **Edit distance** is a Levenshtein distance restricted to a beam of ±25 cells
   (wider for very different lengths) around the "pseudo-diagonal" ``j = ⌊i·r⌋``,
-  ``r = |ref| / |hyp|``. Ties prefer match/substitution, then deletion, then
-  insertion; the backtraced operations give the alignment.
+  ``r = |ref| / |hyp|``; its backtrace (ties: match/substitution, deletion, insertion)
+  gives the alignment (:mod:`assay.metrics.ter_table`).
 * **Shifts**: repeatedly, among word sequences of length ≤ 10 that occur in both
   texts at positions at most 50 apart, where the hypothesis words are misaligned
   and the reference words too, and for each target position taken from the
@@ -22,18 +22,12 @@ The search follows Tercom exactly as sacrebleu re-implements it:
 
 Speed without changing a number: each round first compares rapidfuzz's distance with
 ``max(n, m) − |hyp ∩ ref|`` (multisets), a bound no shift changes; when they are equal
-below the beam no shift can gain and the search stops there. A path of cost ``d`` never
-leaves the band ``|j − i·r| ≤ d`` (its insertions and deletions bound the drift), so
-when the unrestricted distance (rapidfuzz, C++) is below the beam width the banded
-distance equals it and the banded table is not needed. Nor is it when one shortest
-unrestricted alignment (rapidfuzz's ``editops``) stays inside the band: the banded
-distance is never smaller, and that path is a banded path. Only the remaining
-candidates, and the one alignment per round, run the banded table in Python, starting
-from the rows of the longest prefix the candidate shares with the current hypothesis.
-For references of 400 words or more the alignment's table is built in NumPy, a row at a
-time over its band (the same integers), because the cell loop's full-length rows cost
-O(reference length) each; shorter ones keep the loop, which is faster there. The runs of
-equal words within 50 positions are found by bisection in each word's sorted positions.
+below the beam no shift can gain and the search stops there. A candidate's banded
+distance is rapidfuzz's unrestricted one where that distance or its alignment certifies
+it, else its table restarts from the rows of the prefix it shares with the current
+hypothesis (:mod:`assay.metrics.ter_table` says why, and when a table is built in
+NumPy). The runs of equal words within 50 positions are found by bisection in each
+word's sorted positions.
 A corpus's searches run in lockstep in :mod:`assay.metrics.ter_lockstep` (the same numbers).
 
 Text: :func:`assay.text.tercom.tercom_tokens` with the options ``normalized``,
@@ -45,27 +39,26 @@ from __future__ import annotations
 import math
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Generator, Iterable, Mapping, Sequence
-from typing import Any, cast
+from collections.abc import Generator, Mapping, Sequence
+from typing import Any
 
 from rapidfuzz.distance import Levenshtein
 
 from assay.metrics.base import MetricSpec, Settings, Stats, bool_option
+from assay.metrics.ter_table import (
+    DEL,
+    NOP,
+    SUB,
+    BandedDistance,
+    ListRows,
+    Rows,
+    beam_half_width,
+)
 from assay.text.tercom import tercom_tokens
 
 MAX_SHIFT_SIZE = 10
 MAX_SHIFT_DIST = 50
-BEAM_WIDTH = 25
 MAX_SHIFT_CANDIDATES = 1000
-_INF = 10**16
-_NUMPY_FROM = 400  # reference length from which a row costs less in NumPy than in a loop
-_NOP, _SUB, _INS, _DEL = 0, 1, 2, 3  # table operations (hypothesis rows, reference columns)
-
-
-def _beam(n_ref: int, hyp_len: int) -> int:
-    """The band's half-width: ±25 cells, wider when the lengths differ a lot (sacrebleu)."""
-    ratio = n_ref / hyp_len if hyp_len else 1.0
-    return math.ceil(ratio / 2 + BEAM_WIDTH) if BEAM_WIDTH < ratio / 2 else BEAM_WIDTH
 
 
 def _bag_bound(hyp_codes: str, ref_codes: str) -> int:
@@ -79,252 +72,6 @@ def _bag_bound(hyp_codes: str, ref_codes: str) -> int:
     return max(len(hyp_codes), len(ref_codes)) - sum(common.values())
 
 
-class _BandedDistance:
-    """The banded edit distance of hypotheses of one length against one reference."""
-
-    def __init__(self, ref: Sequence[str], hyp_len: int, codes: dict[str, str]) -> None:
-        self.ref = list(ref)
-        self.codes = codes
-        self.ref_codes = "".join(codes[w] for w in ref)
-        self.n_ref = len(ref)
-        self.n_hyp = hyp_len
-        self.ratio = self.n_ref / hyp_len if hyp_len else 1.0
-        self.beam = _beam(self.n_ref, hyp_len)
-        self.first_row = list(range(self.n_ref + 1))
-        self.windows = self._windows()
-        self.lo = [lo for lo, _ in self.windows]
-        self.hi = [self.n_ref + 1, *(hi for _, hi in self.windows[1:])]  # row 0 is whole
-
-    def _windows(self) -> list[tuple[int, int]]:
-        """:meth:`window` of every row ``0 … n_hyp``; in NumPy for long hypotheses.
-
-        ``floor(i * ratio)`` is the same float64 product and floor in NumPy as in Python.
-        """
-        n = self.n_hyp
-        if n < _NUMPY_FROM:
-            return [self.window(i) for i in range(n + 1)]
-        import numpy as np
-
-        diag = np.floor(np.arange(n + 1, dtype=np.int64) * self.ratio).astype(np.int64)
-        lo = np.maximum(diag - self.beam, 0)
-        hi = np.minimum(diag + self.beam, self.n_ref + 1)
-        hi[n] = self.n_ref + 1
-        return list(zip(lo.tolist(), hi.tolist(), strict=True))
-
-    def window(self, i: int) -> tuple[int, int]:
-        """Columns ``[lo, hi)`` computed in row ``i``."""
-        diag = math.floor(i * self.ratio)
-        lo = max(0, diag - self.beam)
-        hi = self.n_ref + 1 if i == self.n_hyp else min(self.n_ref + 1, diag + self.beam)
-        return lo, hi
-
-    def rows(self, hyp: Sequence[str], start: int, prev: list[int]) -> list[list[int]]:
-        """Rows ``start+1 .. len(hyp)`` of the banded table given row ``start``."""
-        ref = self.ref
-        windows = self.windows
-        blank = [_INF] * (self.n_ref + 1)
-        out: list[list[int]] = []
-        for i in range(start + 1, len(hyp) + 1):
-            word = hyp[i - 1]
-            lo, hi = windows[i]
-            row = blank.copy()
-            first = lo
-            if first == 0:
-                row[0] = prev[0] + 1
-                first = 1
-            for j in range(first, hi):
-                best = prev[j - 1] if word == ref[j - 1] else prev[j - 1] + 1
-                up = prev[j] + 1
-                if up < best:
-                    best = up
-                left = row[j - 1] + 1
-                row[j] = left if left < best else best
-            out.append(row)
-            prev = row
-        return out
-
-    def distance(
-        self, hyp: Sequence[str], base: Sequence[str], base_rows: _Rows | _ListRows
-    ) -> int:
-        """The banded distance of ``hyp``; ``base_rows`` are the rows of ``base``."""
-        codes = "".join(map(self.codes.__getitem__, hyp))
-        exact = Levenshtein.distance(codes, self.ref_codes)
-        if exact < self.beam:
-            return int(exact)
-        editops = Levenshtein.editops(codes, self.ref_codes).as_list()  # (tag, src, dest) tuples
-        if self.in_band(cast("list[tuple[str, int, int]]", editops)):
-            return int(exact)
-        shared = 0
-        for a, b in zip(hyp, base, strict=True):
-            if a != b:
-                break
-            shared += 1
-        start = base_rows[shared]
-        rows = self.rows(hyp, shared, start)
-        return (rows[-1] if rows else start)[-1]
-
-    def in_band(self, editops: Iterable[tuple[str, int, int]]) -> bool:
-        """Whether the path of ``editops`` (one shortest alignment) stays inside the band.
-
-        Then the banded distance equals the unrestricted one: it is never smaller (its
-        paths are a subset) and this path of the unrestricted length is one of them.
-        """
-        lo, hi = self.lo, self.hi
-        i = 0  # the row reached; its column is on the diagonal of the next operation
-        for tag, src, dest in (*editops, ("end", self.n_hyp, self.n_ref)):
-            for row in range(i, src + 1):  # matches up to the operation, then its start cell
-                col = row + dest - src
-                if col < lo[row] or col >= hi[row]:
-                    return False
-            if tag == "insert":  # a reference word alone: the next column of this row
-                if dest + 1 >= hi[src]:
-                    return False
-                i = src
-            else:  # a substitution, or a hypothesis word alone (delete): the next row
-                i = src + 1
-        return True
-
-    def trace(
-        self, hyp: Sequence[str], band: Any = None
-    ) -> tuple[int, _Rows | _ListRows, list[int]]:
-        """Distance, the table's rows, and the operations of the backtraced alignment.
-
-        ``band``: the table's rows as :func:`_band_rows` gives them, as a NumPy array
-        (``ter_band.band_rows_many``), if already computed.
-        """
-        rows: _Rows | _ListRows
-        if band is not None:
-            rows = _ArrayRows(self, band)
-        elif self.n_ref < _NUMPY_FROM:
-            rows = _ListRows([self.first_row, *self.rows(hyp, 0, self.first_row)])
-        else:
-            rows = _Rows(self, _band_rows(self, hyp))
-        get = rows.value
-        ops: list[int] = []
-        i, j = len(hyp), self.n_ref
-        ref = self.ref
-        while i > 0 and j > 0:  # Tercom's preference: match/substitution, deletion, insertion
-            value = get(i, j)
-            same = hyp[i - 1] == ref[j - 1]
-            diag = get(i - 1, j - 1) + (0 if same else 1)
-            if diag == value and diag < _INF:
-                ops.append(_NOP if same else _SUB)
-                i, j = i - 1, j - 1
-            elif get(i - 1, j) + 1 == value:
-                ops.append(_DEL)
-                i -= 1
-            else:
-                ops.append(_INS)
-                j -= 1
-        ops += [_DEL] * i + [_INS] * j  # the table's first column, then its first row
-        ops.reverse()
-        return get(len(hyp), self.n_ref), rows, ops
-
-
-class _ListRows(list[list[int]]):
-    """The rows of one banded table at full length (``_BandedDistance.rows``)."""
-
-    def value(self, i: int, j: int) -> int:
-        """Cell ``(i, j)``."""
-        return self[i][j]
-
-
-class _Rows:
-    """The rows of one banded table, stored as their band (``_band_rows``)."""
-
-    def __init__(self, table: _BandedDistance, band: list[list[int]]) -> None:
-        self.table, self.band = table, band
-
-    def value(self, i: int, j: int) -> int:
-        """Cell ``(i, j)``; ``_INF`` outside the band."""
-        if i == 0:
-            return j
-        k = j - self.table.lo[i]
-        return self.band[i][k + 1] if 0 <= k < self.table.hi[i] - self.table.lo[i] else _INF
-
-    def __getitem__(self, i: int) -> list[int]:
-        """Row ``i`` at full length (``_INF`` outside the band), as ``_BandedDistance.rows``."""
-        if i == 0:
-            return self.table.first_row
-        row = [_INF] * (self.table.n_ref + 1)
-        lo, hi = self.table.lo[i], self.table.hi[i]
-        row[lo:hi] = self.band[i][1 : 1 + hi - lo]
-        return row
-
-
-class _ArrayRows(_Rows):
-    """:class:`_Rows` kept as a NumPy array (``ter_band.band_rows_many``).
-
-    Cells are read one by one (``item``): the table is never turned into lists whole.
-    """
-
-    def __init__(self, table: _BandedDistance, band: Any) -> None:
-        super().__init__(table, band)
-        self.array, self.cell = band, band.item
-
-    def value(self, i: int, j: int) -> int:
-        """Cell ``(i, j)``; ``_INF`` outside the band."""
-        if i == 0:
-            return j
-        k = j - self.table.lo[i]
-        return int(self.cell(i, k + 1)) if 0 <= k < self.table.hi[i] - self.table.lo[i] else _INF
-
-    def __getitem__(self, i: int) -> list[int]:
-        """Row ``i`` at full length (``_INF`` outside the band), as ``_BandedDistance.rows``."""
-        if i == 0:
-            return self.table.first_row
-        row = [_INF] * (self.table.n_ref + 1)
-        lo, hi = self.table.lo[i], self.table.hi[i]
-        row[lo:hi] = self.array[i, 1 : 1 + hi - lo].tolist()
-        return row
-
-
-def _band_rows(table: _BandedDistance, hyp: Sequence[str]) -> list[list[int]]:
-    """Rows ``1 .. len(hyp)`` of the banded table, as bands (NumPy, one row at a time).
-
-    Row ``i`` is ``[_INF, D(i, lo), D(i, lo + 1), …]`` padded with ``_INF``, for its
-    window ``[lo, hi)``; index 0 is a dummy (the row's first entry). A row is
-    ``D(i, j) = min(D(i-1, j-1) + [hyp ≠ ref], D(i-1, j) + 1, D(i, j-1) + 1)``: the first
-    two terms for the whole band at once, the third as a running minimum of
-    ``cand[k] − k`` (the same integers as the cell-by-cell loop of ``rows``).
-    """
-    import numpy as np
-
-    n, m = len(hyp), table.n_ref
-    lo = np.array(table.lo, dtype=np.int64)
-    width = np.array(table.hi, dtype=np.int64) - lo
-    width[0] = 0
-    band = int(width.max()) if n else 0
-    steps = np.diff(lo) if n else np.zeros(0, dtype=np.int64)
-    step = int(steps.max()) if n else 0
-    size = 1 + band + step + 1
-    out = np.full((n + 1, size), _INF, dtype=np.int64)
-    k = np.arange(band, dtype=np.int64)
-    cols = lo[1:, None] + k[None, :]  # column j of band cell k in rows 1..n
-    ref_ids = np.array([ord(c) for c in table.ref_codes] + [-1], dtype=np.int64)
-    hyp_ids = np.array([ord(table.codes[w]) for w in hyp], dtype=np.int64)
-    neq = (ref_ids[np.clip(cols - 1, 0, m)] != hyp_ids[:, None]).astype(np.int64) - k
-    step_one = 1 - k
-    first = np.full(1 + m + 1 + int(lo[-1]) + band + 1, _INF, dtype=np.int64)
-    first[1 : m + 2] = np.arange(m + 1)  # row 0 as a band from column 0: D(0, j) = j
-    cand = np.empty(band, dtype=np.int64)
-    up = np.empty(band, dtype=np.int64)
-    for i in range(1, n + 1):
-        if i == 1:
-            prev, s = first, int(lo[1])
-        else:
-            prev, s = out[i - 1], int(steps[i - 1])
-        np.add(prev[s : s + band], neq[i - 1], out=cand)  # diagonal
-        np.add(prev[s + 1 : s + 1 + band], step_one, out=up)  # from above
-        np.minimum(cand, up, out=cand)
-        row = out[i, 1 : 1 + band]
-        np.minimum.accumulate(cand, out=row)
-        row += k
-        row[int(width[i]) :] = _INF
-    rows: list[list[int]] = out.tolist()
-    return rows
-
-
 def _alignment(ops: Sequence[int]) -> tuple[list[int], list[int], list[int]]:
     """Per reference word its hypothesis position; error flags of both sides.
 
@@ -336,13 +83,13 @@ def _alignment(ops: Sequence[int]) -> tuple[list[int], list[int], list[int]]:
     ref_err: list[int] = []
     hyp_err: list[int] = []
     for op in ops:
-        if op == _NOP or op == _SUB:
+        if op == NOP or op == SUB:
             pos_hyp += 1
             pos_ref += 1
             align.append(pos_hyp)
             hyp_err.append(op)
             ref_err.append(op)
-        elif op == _DEL:  # hypothesis word without a reference word
+        elif op == DEL:  # hypothesis word without a reference word
             pos_hyp += 1
             hyp_err.append(1)
         else:  # reference word without a hypothesis word
@@ -394,12 +141,12 @@ def _matching_runs(hyp: Sequence[str], ref: Sequence[str]) -> list[tuple[int, in
     return runs
 
 
-_Traced = tuple[int, _Rows | _ListRows, list[int]]
-_Request = tuple[_BandedDistance, list[str]]
+_Traced = tuple[int, Rows | ListRows, list[int]]
+_Request = tuple[BandedDistance, list[str]]
 
 
 def _best_shift(
-    hyp: list[str], ref: Sequence[str], table: _BandedDistance, checked: int, traced: _Traced
+    hyp: list[str], ref: Sequence[str], table: BandedDistance, checked: int, traced: _Traced
 ) -> tuple[int, list[str], int, int]:
     """The shift that lowers the edit distance most; ``traced`` is ``table.trace(hyp)``.
 
@@ -461,10 +208,10 @@ def _search(hyp: Sequence[str], ref: Sequence[str]) -> int | Generator[_Request,
             n = len(codes)
             codes[word] = chr(n if n < 0xD800 else n + 0x800)
     # Once the distance reaches the bound no shift gains: the search would stop there.
-    # (Below the beam the banded distance is rapidfuzz's, as in ``_BandedDistance``.)
+    # (Below the beam the banded distance is rapidfuzz's, as in ``BandedDistance``.)
     ref_codes = "".join(map(codes.__getitem__, ref))
     bound = _bag_bound("".join(map(codes.__getitem__, hyp)), ref_codes)
-    beam = _beam(len(ref), len(hyp))
+    beam = beam_half_width(len(ref), len(hyp))
     exact = Levenshtein.distance("".join(map(codes.__getitem__, hyp)), ref_codes)
     if exact == bound and exact < beam:
         return int(exact)
@@ -476,7 +223,7 @@ def _rounds(
 ) -> Generator[_Request, _Traced, int]:
     """The shift rounds; yields ``(table, words)`` to get ``table.trace(words)``."""
     ref_codes, bound, beam = limits
-    table = _BandedDistance(ref, len(hyp), codes)
+    table = BandedDistance(ref, len(hyp), codes)
     words, shifts, checked = list(hyp), 0, 0
     while True:
         traced = yield table, words

@@ -1,12 +1,12 @@
 r"""The banded Tercom tables of many hypotheses at once (one NumPy row step for all).
 
 :func:`band_rows_many` returns, per ``(table, hypothesis)`` pair, as a NumPy array, the rows
-:func:`assay.metrics.ter._band_rows` returns for it alone: ``[_INF, D(i, lo), …]`` per
-row ``i``, padded with ``_INF`` to that table's own row size. The recurrence is the same
+:func:`assay.metrics.ter_table.band_rows` returns for it alone: ``[INF, D(i, lo), …]`` per
+row ``i``, padded with ``INF`` to that table's own row size. The recurrence is the same
 (diagonal and upper cells for the whole band, then a running minimum of
 ``cand[k] − k``); the tables only share each NumPy call: row ``i`` of every table is
 computed together, each reading its previous row at its own band offset (one flat
-``take``), and cells past a table's window (or past its last row) are set to ``_INF``
+``take``), and cells past a table's window (or past its last row) are set to ``INF``
 by one ``maximum`` with a precomputed mask. Shorter tables run on padding rows that
 are never read back. Tables go in groups of at most ``CELLS`` cells so the arrays stay small.
 """
@@ -16,20 +16,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from assay.metrics.ter_table import INF
+
 if TYPE_CHECKING:
-    from assay.metrics.ter import _BandedDistance
+    from assay.metrics.ter_table import BandedDistance
 
 CELLS = 1_000_000
 """Cells (rows x tables x band) of one group of tables computed together, at most
 (a single larger table goes alone)."""
-_INF = 10**16
 
 
-def band_rows_many(tables: Sequence[_BandedDistance], hyps: Sequence[Sequence[str]]) -> list[Any]:
-    """``[_band_rows(t, h) for t, h in zip(tables, hyps)]`` as NumPy arrays, in groups.
+def band_rows_many(tables: Sequence[BandedDistance], hyps: Sequence[Sequence[str]]) -> list[Any]:
+    """``[band_rows(t, h) for t, h in zip(tables, hyps)]`` as NumPy arrays, in groups.
 
     Row 0 of each array is never read (the table's first row is ``first_row``); rows
-    ``1 … n`` hold ``_band_rows``'s integers.
+    ``1 … n`` hold ``band_rows``'s integers.
     """
     out: list[Any] = []
     start = 0
@@ -46,7 +47,7 @@ def band_rows_many(tables: Sequence[_BandedDistance], hyps: Sequence[Sequence[st
 
 
 def _group(
-    tables: Sequence[_BandedDistance], hyps: Sequence[Sequence[str]]
+    tables: Sequence[BandedDistance], hyps: Sequence[Sequence[str]]
 ) -> list[list[list[int]]]:
     import numpy as np
 
@@ -69,10 +70,10 @@ def _group(
     size = 1 + band + offset + 1
     k = np.arange(band, dtype=np.int64)
     neq = np.zeros((n_max, count, band), dtype=np.int64)
-    mask = np.full((n_max, count, band), _INF, dtype=np.int64)
+    mask = np.full((n_max, count, band), INF, dtype=np.int64)
     steps = np.zeros((n_max, count), dtype=np.int64)
     table_rows = np.zeros((n_max + 1, count, size), dtype=np.int64)
-    table_rows[0] = _INF
+    table_rows[0] = INF
     for t, (table, hyp, n, (lo, width, _, _)) in enumerate(
         zip(tables, hyps, lengths, shapes, strict=True)
     ):
@@ -84,7 +85,7 @@ def _group(
         ref_ids = np.array([ord(c) for c in table.ref_codes] + [-1], dtype=np.int64)
         hyp_ids = np.array([ord(table.codes[w]) for w in hyp], dtype=np.int64)
         neq[:n, t] = ref_ids[np.clip(cols - 1, 0, m)] != hyp_ids[:, None]
-        mask[:n, t] = np.where(k[None, :] < width[1:, None], 0, _INF)
+        mask[:n, t] = np.where(k[None, :] < width[1:, None], 0, INF)
         steps[:n, t] = np.diff(lo)
     neq -= k
     base = (np.arange(count, dtype=np.int64) * size)[:, None] + k[None, :]
@@ -101,8 +102,8 @@ def _group(
         np.minimum.accumulate(cand, axis=1, out=row)
         row += k
         np.maximum(row, mask[i - 1], out=row)
-        table_rows[i, :, 1 + band :] = _INF
-        table_rows[i, :, 0] = _INF
+        table_rows[i, :, 1 + band :] = INF
+        table_rows[i, :, 0] = INF
     out: list[Any] = []
     for t, (n, (_, _, _, own)) in enumerate(zip(lengths, shapes, strict=True)):
         out.append(table_rows[: n + 1, t, :own])

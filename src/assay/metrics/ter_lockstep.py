@@ -2,14 +2,14 @@ r"""TER statistics of a whole corpus, the shift searches of its pairs run in loc
 
 Each pair's Tercom search (:func:`assay.metrics.ter._search`) asks for one alignment
 per shift round. :func:`ter_edits_many` advances the searches of all pairs whose
-references have ``_NUMPY_FROM`` words or more together, a round at a time, and builds
-that round's banded tables for all of them by one NumPy row step
-(:func:`assay.metrics.ter_band.band_rows_many`); pairs with shorter references run the
-per-pair search alone (:func:`assay.metrics.ter.ter_edits`). :func:`batch_stats` is
-TER's ``batch_stats_fn``. Every search still takes its own steps, so the edits, the
-statistics and the scores are the same numbers as the per-pair search gives (and
-sacrebleu's); ``tests/test_ter_lockstep.py`` checks both. :mod:`assay.metrics.ter`
-imports this module lazily (it imports ``ter``).
+references have ``NUMPY_FROM`` (:mod:`assay.metrics.ter_table`) words or more
+together, a round at a time, and builds that round's banded tables for all of them by
+one NumPy row step (:func:`assay.metrics.ter_band.band_rows_many`); pairs with shorter
+references run the per-pair search alone (:func:`assay.metrics.ter.ter_edits`).
+:func:`batch_stats` is TER's ``batch_stats_fn``. Every search still takes its own steps,
+so the edits, the statistics and the scores are the same numbers as the per-pair search
+gives (and sacrebleu's); ``tests/test_ter_lockstep.py`` checks both.
+:mod:`assay.metrics.ter` imports this module lazily (it imports ``ter``).
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from typing import Any
 
 from assay.metrics.base import Settings, Stats
 from assay.metrics.ter import (
-    _NUMPY_FROM,
     _edit_stats,
     _Request,
     _search,
@@ -28,17 +27,18 @@ from assay.metrics.ter import (
     _Traced,
     ter_edits,
 )
+from assay.metrics.ter_table import NUMPY_FROM
 
 
 def ter_edits_many(pairs: Sequence[tuple[Sequence[str], Sequence[str]]]) -> list[int]:
     """:func:`~assay.metrics.ter.ter_edits` of every ``(hyp, ref)`` pair, in lockstep.
 
     Each pair's search (:func:`~assay.metrics.ter._search`) asks for one alignment per
-    shift round; the rounds of all pairs with references of ``_NUMPY_FROM`` words or
+    shift round; the rounds of all pairs with references of ``NUMPY_FROM`` words or
     more are served together (shorter ones run alone, :func:`~assay.metrics.ter.ter_edits`),
     and their banded tables are built by one NumPy row step for all of them
     (:func:`assay.metrics.ter_band.band_rows_many`: the same rows as
-    :func:`~assay.metrics.ter._band_rows` table by table). Each search's own steps, and
+    :func:`~assay.metrics.ter_table.band_rows` table by table). Each search's own steps, and
     so its result, are unchanged.
     """
     results = [0] * len(pairs)
@@ -53,7 +53,7 @@ def ter_edits_many(pairs: Sequence[tuple[Sequence[str], Sequence[str]]]) -> list
             pending.append((index, search, request))
 
     for index, (hyp, ref) in enumerate(pairs):
-        if len(ref) < _NUMPY_FROM:  # its table is not built in NumPy: nothing to share
+        if len(ref) < NUMPY_FROM:  # its table is not built in NumPy: nothing to share
             results[index] = ter_edits(hyp, ref)
         else:
             search = _search(hyp, ref)
@@ -64,7 +64,7 @@ def ter_edits_many(pairs: Sequence[tuple[Sequence[str], Sequence[str]]]) -> list
     while pending:
         batch, pending = pending, []
         big = [n for n, (_, _, (table, words)) in enumerate(batch)
-               if table.n_ref >= _NUMPY_FROM and words]  # fmt: skip
+               if table.n_ref >= NUMPY_FROM and words]  # fmt: skip
         bands: dict[int, Any] = {}
         if len(big) > 1:
             from assay.metrics.ter_band import band_rows_many
@@ -81,11 +81,11 @@ def batch_stats(
 ) -> list[Stats]:
     """TER's ``_stats`` of every item, all their searches in one :func:`ter_edits_many`.
 
-    A corpus without a target of ``_NUMPY_FROM`` characters (so, in practice, without a
+    A corpus without a target of ``NUMPY_FROM`` characters (so, in practice, without a
     reference of that many words, the only ones whose searches share work) takes the
     per-item statistics: the same numbers without the pair lists.
     """
-    if all(len(t) < _NUMPY_FROM for targets in targets_list for t in targets):
+    if all(len(t) < NUMPY_FROM for targets in targets_list for t in targets):
         return [_stats(p, t, s) for p, t in zip(predictions, targets_list, strict=True)]
     hyps = [_tokens(p, s) for p in predictions]
     refs = [[_tokens(t, s) for t in targets] for targets in targets_list]
