@@ -109,10 +109,14 @@ def test_tie_groups() -> None:
 def test_paired_tests_on_identical_systems() -> None:
     scores = [0.1, 0.5, 0.9, 0.3, 0.7]
     ar = paired_approximate_randomization(scores, scores, n_trials=99, seed=1)
-    # Every shuffle gives |A - B| = 0, never strictly > the observed 0: count = 0 and
-    # p = (0 + 1) / (99 + 1) (sacrebleu's convention keeps p > 0).
-    assert ar.count == 0 and ar.p_value == 1 / 100
-    bs = paired_bootstrap(scores, scores, n_resamples=99, seed=1)
+    # Every shuffle gives |A - B| = 0, equal to the observed 0: by default ties count, so
+    # count = 99 and p = (99 + 1) / (99 + 1) = 1, no evidence of a difference.
+    assert ar.count == 99 and ar.p_value == 1.0 and ar.count_rule == "greater_or_equal"
+    # sacrebleu's strict > never counts them: count = 0 and p = (0 + 1) / (99 + 1).
+    strict = paired_approximate_randomization(scores, scores, n_trials=99, seed=1,
+                                              count_rule="sacrebleu")  # fmt: skip
+    assert strict.count == 0 and strict.p_value == 1 / 100
+    bs = paired_bootstrap(scores, scores, n_resamples=99, seed=1, count_rule="greater")
     assert bs.count == 0 and bs.difference == 0.0
 
 

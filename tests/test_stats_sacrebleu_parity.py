@@ -75,7 +75,10 @@ def _sacrebleu_result(setup: dict, test: Callable[..., Any], n_samples: int, see
 @pytest.mark.parametrize("seed", [12345, 7])
 def test_paired_bootstrap_p_value_identical_to_sacrebleu(setup: dict, seed: int) -> None:
     ref = _sacrebleu_result(setup, significance._paired_bs_test, 1000, seed)
-    ours = paired_bootstrap(setup["a"], setup["b"], setup["reducer"], n_resamples=1000, seed=seed)
+    ours = paired_bootstrap(
+        setup["a"], setup["b"], setup["reducer"], n_resamples=1000, seed=seed,
+        count_rule="sacrebleu",
+    )  # fmt: skip
     assert ours.p_value == ref.p_value
     assert ours.score_b == pytest.approx(ref.score, rel=1e-12)
     assert ours.n_resamples == 1000 and ours.seed == seed
@@ -85,9 +88,9 @@ def test_paired_bootstrap_p_value_identical_to_sacrebleu(setup: dict, seed: int)
 def test_approximate_randomization_p_value_identical_to_sacrebleu(setup: dict, seed: int) -> None:
     ref = _sacrebleu_result(setup, significance._paired_ar_test, 2000, seed)
     ours = paired_approximate_randomization(
-        setup["a"], setup["b"], setup["reducer"], n_trials=2000, seed=seed
+        setup["a"], setup["b"], setup["reducer"], n_trials=2000, seed=seed, count_rule="sacrebleu"
     )
-    assert ours.p_value == ref.p_value
+    assert ours.p_value == ref.p_value and ours.count_rule == "greater"
     assert ours.n_resamples == 2000 and ours.seed == seed
 
 
@@ -96,7 +99,7 @@ def test_other_seed_agrees_within_monte_carlo_error(setup: dict) -> None:
     # binomial standard errors, sqrt(p (1 - p) / trials) each.
     ref = _sacrebleu_result(setup, significance._paired_ar_test, 2000, 12345)
     ours = paired_approximate_randomization(
-        setup["a"], setup["b"], setup["reducer"], n_trials=2000, seed=99
+        setup["a"], setup["b"], setup["reducer"], n_trials=2000, seed=99, count_rule="greater"
     )
     p = ref.p_value
     assert abs(ours.p_value - p) < 4 * np.sqrt(2 * p * (1 - p) / 2000)

@@ -47,7 +47,8 @@ def compare_on_metric(
     n_resamples: int | None = None,
     seed: int = DEFAULT_SEED,
     alpha: float = 0.05,
-    ties_count: bool = False,
+    count_rule: str = "greater_or_equal",
+    ties_count: bool | None = None,
 ) -> SystemComparison:
     """Compare systems' predictions for the same items on ``metric``.
 
@@ -60,8 +61,10 @@ def compare_on_metric(
         n_resamples: trials/resamples per pair (the test's default if ``None``).
         seed: the seed of every paired test.
         alpha: family-wise level for the tie groups.
-        ties_count: count resampled statistics ``>=`` the observed one (the valid rule
-            for discrete scores, as ``assay compare``); ``False``: sacrebleu's ``>``.
+        count_rule: ``"greater_or_equal"`` (default, as ``assay compare``: resampled
+            statistics ``>=`` the observed one count, the valid rule for discrete
+            scores) or ``"greater"`` / ``"sacrebleu"`` (sacrebleu's strict ``>``).
+        ties_count: the older spelling of ``count_rule`` (``True``: ties count).
 
     Returns:
         A :class:`assay.stats.SystemComparison` whose ``higher_is_better`` is the
@@ -93,5 +96,6 @@ def compare_on_metric(
         seed=seed,
         alpha=alpha,
         higher_is_better=spec.higher_is_better,
+        count_rule=count_rule,
         ties_count=ties_count,
     )

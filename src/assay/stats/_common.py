@@ -23,6 +23,43 @@ FloatArray = NDArray[np.float64]
 #: The seed used when a caller does not pass one (the same default as sacrebleu).
 DEFAULT_SEED = 12345
 
+#: The counting rules of the sampled paired tests, by name. ``"greater_or_equal"`` (the
+#: default everywhere): ties count, ``r = #{resampled statistic >= observed}`` up to a
+#: relative float tolerance of 1e-9, and ``p = (r + 1) / (T + 1)``, the valid Monte-Carlo
+#: p-value (Noreen 1989). ``"greater"``, also named ``"sacrebleu"``: sacrebleu's and
+#: multeval's strict ``>``, kept for parity with them; for 0/1 scores it gives
+#: ``p = 1 / (T + 1)`` whenever one system wins every discordant item, however few.
+COUNT_RULES = {"greater_or_equal": True, "greater": False, "sacrebleu": False}
+
+#: The default counting rule of every paired test (library and CLI alike).
+DEFAULT_COUNT_RULE = "greater_or_equal"
+
+
+def ties_counted(count_rule: str, ties_count: bool | None = None) -> bool:
+    """Whether ties count under ``count_rule`` (see :data:`COUNT_RULES`).
+
+    ``ties_count`` is the older spelling of the same choice (``True`` is
+    ``"greater_or_equal"``, ``False`` is ``"greater"``); given, it must agree with an
+    explicit ``count_rule``.
+
+    Raises:
+        InvalidOptionError: an unknown rule name, or ``ties_count`` contradicting it.
+    """
+    if count_rule not in COUNT_RULES:
+        raise InvalidOptionError(
+            f"count_rule {count_rule!r} is not a counting rule; use one of "
+            f"{', '.join(repr(name) for name in COUNT_RULES)} (ties counted is the default)."
+        )
+    if ties_count is None:
+        return COUNT_RULES[count_rule]
+    if count_rule != DEFAULT_COUNT_RULE and COUNT_RULES[count_rule] != bool(ties_count):
+        raise InvalidOptionError(
+            f"count_rule={count_rule!r} and ties_count={ties_count!r} disagree; "
+            "give count_rule alone."
+        )
+    return bool(ties_count)
+
+
 #: Status values carried by every estimate record.
 OK = "ok"
 EMPTY = "empty"

@@ -19,6 +19,7 @@ from numpy.typing import ArrayLike
 
 from assay.errors import InvalidInputError, InvalidOptionError
 from assay.stats._common import (
+    DEFAULT_COUNT_RULE,
     DEFAULT_SEED,
     FloatArray,
     check_count,
@@ -26,6 +27,7 @@ from assay.stats._common import (
     check_seed,
     finite_or_none,
     record_dict,
+    ties_counted,
 )
 from assay.stats.allpairs import all_pair_tests
 from assay.stats.bootstrap import Reducer, full_score, prepare
@@ -133,7 +135,8 @@ def compare_systems(
     seed: int = DEFAULT_SEED,
     alpha: float = 0.05,
     higher_is_better: bool = True,
-    ties_count: bool = False,
+    count_rule: str = DEFAULT_COUNT_RULE,
+    ties_count: bool | None = None,
 ) -> SystemComparison:
     """Compare every pair of systems scored on the same items and group ties.
 
@@ -150,8 +153,11 @@ def compare_systems(
         seed: seed used for every pair.
         alpha: family-wise level; Holm-adjusted ``p <= alpha`` separates rank groups.
         higher_is_better: whether larger scores rank first.
-        ties_count: count resampled statistics ``>=`` the observed one (the
-            conservative rule for discrete per-item scores; default ``>`` as sacrebleu).
+        count_rule: ``"greater_or_equal"`` (default, as ``assay eval``/``compare``:
+            resampled statistics ``>=`` the observed one count, the valid rule for
+            discrete per-item scores) or ``"greater"`` / ``"sacrebleu"`` (sacrebleu's
+            strict ``>``, for parity).
+        ties_count: the older spelling of ``count_rule`` (``True``: ties count).
 
     Returns:
         A :class:`SystemComparison`. When p-values are not available (fewer than two
@@ -164,6 +170,7 @@ def compare_systems(
     """
     requested = _check_method(method, n_resamples)
     seed, alpha = check_seed(seed), check_probability(alpha, "alpha")
+    ties_count = ties_counted(count_rule, ties_count)
     prepared, scores = _system_scores(stats, reducer)
     ranked = _rank(scores, higher_is_better)
     index = [(i, j) for i in range(len(ranked)) for j in range(i + 1, len(ranked))]

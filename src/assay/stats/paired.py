@@ -16,13 +16,15 @@
     ``#{j : s_j - mean(s) > delta}``;
   - *approximate randomisation*: a swap mask ``rng.integers(2, (T, n), dtype=bool)``
     (True keeps a's item in pseudo-system A); the count is ``#{j : |A_j - B_j| > delta}``;
-  - ``p = (count + 1) / (trials + 1)`` (strict ``>``, as in sacrebleu and multeval).
-    With ``ties_count=True`` the count is ``>=`` instead (up to a relative float
-    tolerance of 1e-9): for discrete per-item scores (0/1 accuracy) many
-    resampled statistics *equal* the observed one, and the strict rule then
-    gives p = 1/(trials + 1) whenever one system wins every discordant item,
-    however few there are. Counting ties is the conservative Monte-Carlo
-    definition (Noreen 1989); :func:`compare_systems` exposes the choice.
+  - ``p = (count + 1) / (trials + 1)``, where by default ties count: the count is
+    ``>=`` (up to a relative float tolerance of 1e-9), the conservative Monte-Carlo
+    definition (Noreen 1989) and the rule of ``assay eval``/``compare``. For discrete
+    per-item scores (0/1 accuracy) many resampled statistics *equal* the observed
+    one, and sacrebleu's strict ``>`` then gives p = 1/(trials + 1) whenever one
+    system wins every discordant item, however few there are (3 discordant items:
+    p = 1/(T + 1) where the exact test gives 0.25). That rule stays available by
+    name, ``count_rule="greater"`` (or ``"sacrebleu"``), for parity with sacrebleu
+    and multeval (see :data:`assay.stats._common.COUNT_RULES`).
 
 :mod:`assay.stats.exact` holds the exact test for 0/1 scores (McNemar);
 :mod:`assay.stats.correction` the multiple-comparison correction,
@@ -42,6 +44,7 @@ from numpy.typing import ArrayLike
 
 from assay.errors import InvalidInputError
 from assay.stats._common import (
+    DEFAULT_COUNT_RULE,
     DEFAULT_SEED,
     EMPTY,
     NOT_AVAILABLE,
@@ -54,6 +57,7 @@ from assay.stats._common import (
     check_same_length,
     check_seed,
     record_dict,
+    ties_counted,
 )
 from assay.stats._dist import normal_quantile
 from assay.stats.bootstrap import (
@@ -152,7 +156,7 @@ class PairedTestResult:
     confidence: float
     status: str
     reason: str | None
-    count_rule: str = "greater"
+    count_rule: str = DEFAULT_COUNT_RULE
 
     def to_dict(self) -> dict[str, Any]:
         """Return the canonical JSON form (sorted keys, seed and n_resamples included)."""
@@ -302,7 +306,7 @@ def _test_result(
     bounds: tuple[float | None, float | None] = (None, None),
     status: str = OK,
     reason: str | None = None,
-    count_rule: str = "greater",
+    count_rule: str = DEFAULT_COUNT_RULE,
 ) -> PairedTestResult:
     """Build a :class:`PairedTestResult` (p-value from ``count`` when given)."""
     score_a, score_b = scores
@@ -368,7 +372,8 @@ def paired_bootstrap(
     n_resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES,
     seed: int = DEFAULT_SEED,
     confidence: float = 0.95,
-    ties_count: bool = False,
+    count_rule: str = DEFAULT_COUNT_RULE,
+    ties_count: bool | None = None,
 ) -> PairedTestResult:
     """Paired bootstrap test of ``score_a`` vs ``score_b`` (sacrebleu's definition).
 
@@ -379,8 +384,10 @@ def paired_bootstrap(
         n_resamples: bootstrap resamples.
         seed: seed of the NumPy Generator (recorded).
         confidence: coverage of the percentile interval of ``score_a - score_b``.
-        ties_count: count resamples ``>=`` the observed statistic (default ``>``,
-            as sacrebleu; see the module docstring).
+        count_rule: ``"greater_or_equal"`` (default: resamples ``>=`` the observed
+            statistic count) or ``"greater"`` / ``"sacrebleu"`` (sacrebleu's strict
+            ``>``, for parity); see the module docstring.
+        ties_count: the older spelling of ``count_rule`` (``True``: ties count).
 
     Returns:
         A :class:`PairedTestResult` with ``p = (count + 1) / (n_resamples + 1)``.
@@ -388,6 +395,7 @@ def paired_bootstrap(
     confidence = check_confidence(confidence)
     n_resamples = check_count(n_resamples, "n_resamples", minimum=2)
     seed = check_seed(seed)
+    ties_count = ties_counted(count_rule, ties_count)
     a, b, reduce = _paired_inputs(stats_a, stats_b, reducer)
     common: dict[str, Any] = {
         "n_resamples": n_resamples, "seed": seed, "confidence": confidence,
@@ -419,7 +427,8 @@ def paired_approximate_randomization(
     *,
     n_trials: int = DEFAULT_AR_TRIALS,
     seed: int = DEFAULT_SEED,
-    ties_count: bool = False,
+    count_rule: str = DEFAULT_COUNT_RULE,
+    ties_count: bool | None = None,
 ) -> PairedTestResult:
     """Paired approximate randomisation test (sacrebleu's definition and swap order).
 
@@ -429,14 +438,17 @@ def paired_approximate_randomization(
         reducer: vectorised map from summed statistics to scores (``None``: the mean).
         n_trials: randomisation trials (recorded as ``n_resamples``).
         seed: seed of the NumPy Generator (recorded).
-        ties_count: count trials ``>=`` the observed statistic (default ``>``, as
-            sacrebleu; see the module docstring).
+        count_rule: ``"greater_or_equal"`` (default: trials ``>=`` the observed
+            statistic count) or ``"greater"`` / ``"sacrebleu"`` (sacrebleu's strict
+            ``>``, for parity); see the module docstring.
+        ties_count: the older spelling of ``count_rule`` (``True``: ties count).
 
     Returns:
         A :class:`PairedTestResult` with ``p = (count + 1) / (n_trials + 1)``.
     """
     n_trials = check_count(n_trials, "n_trials", minimum=1)
     seed = check_seed(seed)
+    ties_count = ties_counted(count_rule, ties_count)
     a, b, reduce = _paired_inputs(stats_a, stats_b, reducer)
     common: dict[str, Any] = {
         "n_resamples": n_trials, "seed": seed, "confidence": 0.95,
