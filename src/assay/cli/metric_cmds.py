@@ -9,6 +9,7 @@ from typing import Any
 import click
 import regex
 
+from assay.cli.flag_hints import refuse_mistyped_flags, stdin_hint
 from assay.cli.options import dask_option, partition_lines
 from assay.cli.score_file import score_file
 from assay.cli.score_output import (
@@ -168,6 +169,7 @@ def score_command(
             "the judge metric asks an LLM endpoint; run it with `assay judge --items FILE "
             "--rubric FILE --judge-url URL --judge-model NAME --output report.json`"
         )
+    refuse_mistyped_flags(ctx, names)
     options: dict[str, Any] = parse_options(raw_options)
     options.update(parse_extra_options(ctx.args))
     options.update({k: v for k, v in (("tokenizer", tokenizer), ("normalizer", normalizer)) if v})
@@ -189,7 +191,10 @@ def score_command(
     pairs_file = pairs_files[0] if pairs_files else None
     if pairs_file is None:
         if prediction is None or not targets:
-            raise click.UsageError("give --prediction TEXT and at least one --target TEXT")
+            raise click.UsageError(
+                "give --prediction TEXT and at least one --target TEXT, or --file FILE"
+                + stdin_hint()
+            )
         if per_item is not None or confidence is not None:
             raise click.UsageError("--per-item and --confidence need --file")
         entries = [score_entry(m, m.score(prediction, list(targets)), None, None) for m in metrics]

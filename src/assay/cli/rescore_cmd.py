@@ -19,6 +19,7 @@ from typing import Any
 import click
 
 from assay.cli.dask_flags import dask_option, partition_lines
+from assay.cli.flag_hints import refuse_mistyped_flags
 from assay.cli.metric_cmds import parse_extra_options, parse_options
 from assay.cli.score_output import render_text as metric_lines
 from assay.cli.stdout import echo_written
@@ -101,6 +102,8 @@ def rescore_command(
     A FILE of - reads one log from standard input (recognised by its content).
     """
     names = [part.strip() for name in metrics for part in name.split(",") if part.strip()]
+    files, ctx.args = split_files(files, ctx.args)
+    refuse_mistyped_flags(ctx, names)
     if not names and profile is None:
         raise click.UsageError("give -m METRIC (repeatable; -m f1,rouge_l) or --profile NAME")
     if is_stdout(output) and is_stdout(per_item):
@@ -124,6 +127,19 @@ def rescore_command(
     taken = is_stdout(output) or is_stdout(per_item)
     click.echo(document.rstrip("\n") if as_json else render_text(result), err=taken)
     echo_written(written, err=as_json or taken)
+
+
+def split_files(
+    files: tuple[Path, ...], extra: list[str]
+) -> tuple[tuple[Path, ...], list[str]]:
+    """FILES up to the first ``--flag``; that flag and what follows are metric options.
+
+    FILES takes every leftover argument, so ``rescore log.json -m f1 --max-order 2``
+    gives FILES ``log.json --max-order 2``: the metric flags are split off here.
+    """
+    words = [str(f) for f in files]
+    cut = next((k for k, word in enumerate(words) if word.startswith("--")), len(words))
+    return files[:cut], [*words[cut:], *extra]
 
 
 def document_text(result: RescoreResult) -> str:
