@@ -8,6 +8,8 @@ with no verdict object), ``RATE_LIMIT`` (429 with Retry-After the first time for
 that prompt, then a normal reply), ``SLOW`` (sleeps past the client's timeout),
 ``HANGUP`` (closes the connection without a response), ``HTTP500ALWAYS`` (500 on
 every attempt) and ``SPLIT`` (the verdict depends on the seed: votes disagree).
+:meth:`JudgeServer.script` queues exact replies (status, headers, body) for the
+prompts holding a marker; ``times`` records when each request came.
 """
 
 from __future__ import annotations
@@ -63,6 +65,8 @@ class JudgeServer:
         self.lock = threading.Lock()
         self.usage = True
         self.delay = 0.0
+        self.times: list[float] = []
+        self.scripts: dict[str, list[tuple[int, dict[str, str], bytes]]] = {}
         owner = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -95,6 +99,11 @@ class JudgeServer:
             self.httpd.shutdown()
         self.httpd.server_close()
 
+    def script(self, marker: str, *replies: tuple[int, dict[str, str], bytes | str]) -> None:
+        """Answer the next requests whose prompt holds ``marker`` with ``replies``, in order."""
+        queue = [(s, h, b.encode() if isinstance(b, str) else b) for s, h, b in replies]
+        self.scripts.setdefault(marker, []).extend(queue)
+
     def _send(self, handler: BaseHTTPRequestHandler, status: int, body: bytes,
               headers: dict[str, str] | None = None) -> None:  # fmt: skip
         handler.send_response(status)
@@ -115,11 +124,17 @@ class JudgeServer:
                                   "authorization": handler.headers.get("authorization")})
             self.seen[prompt + str(body["seed"])] += 1
             count = self.seen[prompt + str(body["seed"])]
+            self.times.append(time.monotonic())
+            marker = next((m for m, q in self.scripts.items() if q and m in prompt), None)
+            scripted = self.scripts[marker].pop(0) if marker is not None else None
         if handler.path != "/v1/chat/completions":
             self._send(handler, 404, b'{"error": "not found"}')
             return
         if self.delay:
             time.sleep(self.delay)
+        if scripted is not None:
+            self._send(handler, scripted[0], scripted[2], scripted[1])
+            return
         if "HANGUP" in prompt:
             handler.close_connection = True
             handler.connection.close()

@@ -49,13 +49,15 @@ class JudgeArgs:
 
         if not self.judge_model:
             raise click.UsageError("--judge-model is required with an LLM judge")
-        return JudgeConfig(
+        config = JudgeConfig(
             url=self.judge_url, model=self.judge_model, key_env=self.judge_key_env,
             temperature=self.judge_temperature, seed=self.judge_seed, votes=self.judge_votes,
             max_tokens=self.judge_max_tokens, timeout=self.judge_timeout,
             retries=self.judge_retries, concurrency=self.judge_concurrency,
             cache_dir=self.judge_cache, offline=self.judge_offline,
         )  # fmt: skip
+        config.validate()  # before any input is read
+        return config
 
 
 def judge_options(func: F) -> F:

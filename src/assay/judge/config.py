@@ -23,6 +23,8 @@ from typing import Any
 from assay.errors import InvalidOptionError
 
 FINGERPRINT_VERSION = "1"
+#: the longest ``--judge-timeout`` taken (one day; ``inf`` or ``1e308`` is refused)
+MAX_TIMEOUT = 86400.0
 
 
 def default_cache_dir() -> Path:
@@ -45,9 +47,11 @@ class JudgeConfig:
         votes: requests per item; the verdict is the majority of parsed votes.
         max_tokens: reply length limit sent with each request.
         timeout: seconds per request (connect, read, write, pool).
-        retries: further attempts after a 429, a 5xx, a timeout or a lost connection.
-        backoff: first retry delay in seconds; doubles each retry (a ``Retry-After``
-            header, when sent, is used instead, capped at 30 s).
+        retries: further attempts after a retried failure (see :mod:`assay.judge.client`:
+            timeouts, lost connections, 408, 409, 429, every 5xx).
+        backoff: first retry delay in seconds; doubles each retry up to 8 s, less a
+            seeded jitter of up to a quarter (a ``retry-after-ms`` or ``Retry-After``
+            of at most 60 s, when sent, is used instead).
         concurrency: requests in flight at most.
         cache_dir: the verdict ledger's folder.
         offline: make no request at all; a verdict missing from the ledger is an error.
@@ -77,9 +81,11 @@ class JudgeConfig:
              f"--judge-url {self.url!r}: expected an http:// or https:// URL"),
             (self.votes >= 1, f"--judge-votes {self.votes}: must be at least 1"),
             (self.concurrency >= 1, f"--judge-concurrency {self.concurrency}: at least 1"),
-            (self.timeout > 0, f"--judge-timeout {self.timeout}: must be positive"),
+            (0 < self.timeout <= MAX_TIMEOUT, f"--judge-timeout {self.timeout}: give a finite "
+             f"number of seconds above 0 and at most {MAX_TIMEOUT:g} (one day)"),
             (self.retries >= 0, f"--judge-retries {self.retries}: must be 0 or more"),
-            (0.0 <= self.temperature <= 2.0, "--judge-temperature: between 0 and 2"),
+            (0.0 <= self.temperature <= 2.0, f"--judge-temperature {self.temperature}: "
+             "between 0 and 2"),
         ]  # fmt: skip
         for ok, message in checks:
             if not ok:
@@ -107,8 +113,8 @@ class JudgeConfig:
 
 
 def sha256_text(text: str) -> str:
-    """SHA-256 hex digest of UTF-8 ``text``."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    """SHA-256 hex digest of UTF-8 ``text`` (a lone surrogate as its three bytes)."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def request_key(config: JudgeConfig, template_sha256: str, parse_rule: str) -> str:

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.errors import AssayError, InputFileError
+from assay.judge.client import json_bytes
 from assay.judge.config import sha256_text
 
 LEDGER_FILE = "ledger.jsonl"
@@ -94,11 +95,10 @@ class Ledger:
 
     def record(self, entry: dict[str, Any]) -> None:
         """Append ``entry`` (it has a ``key``) to the file and the in-memory index."""
-        line = json.dumps({**entry, "ledger_version": LEDGER_VERSION}, sort_keys=True,
-                          ensure_ascii=False) + "\n"  # fmt: skip
+        line = json_bytes({**entry, "ledger_version": LEDGER_VERSION}, sort_keys=True) + b"\n"
         with self._lock:
             self.folder.mkdir(parents=True, exist_ok=True)
-            with open(self.path, "a", encoding="utf-8") as handle:
+            with open(self.path, "ab") as handle:
                 fcntl.flock(handle, fcntl.LOCK_EX)
                 try:
                     handle.write(line)

@@ -10,7 +10,9 @@ Two templates, each hashed (SHA-256 of its text) into the judge fingerprint:
 Parse rule ``verdict-json-v1``: the reply must hold exactly one JSON object with a
 string ``"verdict"`` (compared after stripping and casefolding) that is one of
 the template's labels; text around the object is allowed (models like to
-explain). Anything else is unparseable — recorded with the raw reply and
+explain). A value nested too deeply to read (about 1000 levels) makes the reply
+unparseable; an object holding an integer of more than 4300 digits is skipped.
+Anything else is unparseable — recorded with the raw reply and
 counted as ``judge_failed``, never guessed.
 """
 
@@ -77,15 +79,25 @@ def bullet_list(lines: Sequence[str]) -> str:
     return "\n".join(f"- {line}" for line in lines) if lines else "(none)"
 
 
+class _TooDeep(Exception):
+    """A JSON value in the reply nested past what the parser reads (~1000 levels)."""
+
+
 def _objects(text: str) -> list[object]:
-    """Every JSON value that starts at a ``{`` in ``text`` and decodes."""
+    """Every JSON value that starts at a ``{`` in ``text`` and decodes.
+
+    A number past Python's integer digit limit does not decode (that object is
+    skipped); nesting too deep to read raises :class:`_TooDeep`.
+    """
     decoder = json.JSONDecoder()
     found: list[object] = []
     index = text.find("{")
     while index != -1:
         try:
             value, end = decoder.raw_decode(text, index)
-        except json.JSONDecodeError:
+        except RecursionError:
+            raise _TooDeep from None
+        except ValueError:  # not JSON from here, or an integer of more than 4300 digits
             index = text.find("{", index + 1)
             continue
         found.append(value)
@@ -95,7 +107,11 @@ def _objects(text: str) -> list[object]:
 
 def parse_verdict(reply: str, labels: Sequence[str]) -> tuple[str | None, str]:
     """Apply ``verdict-json-v1``: ``(label, "")`` or ``(None, why it is unparseable)``."""
-    objects = [o for o in _objects(reply) if isinstance(o, dict) and "verdict" in o]
+    try:
+        found = _objects(reply)
+    except _TooDeep:
+        return None, "a JSON value nested too deeply to read"
+    objects = [o for o in found if isinstance(o, dict) and "verdict" in o]
     if len(objects) != 1:
         return None, f"expected one JSON object with a 'verdict', found {len(objects)}"
     verdict = objects[0]["verdict"]

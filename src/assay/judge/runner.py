@@ -40,6 +40,7 @@ class Vote:
     reason: str
     model: str
     usage: dict[str, Any]
+    cost: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Canonical JSON form (no timing, no cache state: replay gives the same bytes)."""
@@ -153,7 +154,7 @@ class JudgeRun:
                 self.counts.models.add(response["model"])
         parsed = entry["parsed"]
         return Vote(vote, seed, parsed["label"], parsed["reason"], response["model"],
-                    response["usage"])  # fmt: skip
+                    response["usage"], entry_cost(response))  # fmt: skip
 
     def _ask(
         self, key: str, messages: list[dict[str, str]], vote: int, seed: int
@@ -162,7 +163,7 @@ class JudgeRun:
             with self.ledger._lock:
                 if self._client is None:
                     self._client = new_client(self.config)
-        outcome = chat(self._client, self.config, messages, seed)
+        outcome = chat(self._client, self.config, messages, seed, key)
         with self.ledger._lock:
             self.counts.misses += 1
         entry = ledger_entry(key, self, messages, vote, seed, outcome)
@@ -192,13 +193,28 @@ def ledger_entry(
         "response": {"attempts": outcome.attempts, "body": outcome.body,
                      "content": outcome.content, "model": outcome.model, "ok": outcome.ok,
                      "reason": outcome.reason, "status": outcome.status,
-                     "trail": list(outcome.trail), "usage": outcome.usage},  # fmt: skip
+                     "trail": list(outcome.trail), "usage": outcome.usage,
+                     "waits": list(outcome.waits), "cost": outcome.cost},  # fmt: skip
         "parsed": {"label": label, "reason": reason, "rule": PARSE_RULE},
     }
 
 
+def entry_cost(response: dict[str, Any]) -> float | None:
+    """A recorded response's cost (``None``: it reported none).
+
+    Its ``cost`` (a header or usage field, read when it came), else ``usage.cost``
+    (ledgers written before costs were read apart).
+    """
+    from assay.judge.client import reported_cost
+
+    cost = response.get("cost")
+    if isinstance(cost, (int, float)) and not isinstance(cost, bool):
+        return float(cost)
+    return reported_cost({}, response["usage"])
+
+
 def usage_totals(verdicts: Sequence[ItemVerdict]) -> dict[str, Any]:
-    """Token usage summed over every vote; ``cost`` when the server reported one."""
+    """Token usage summed over every vote; ``cost`` over the votes that have one, or ``None``."""
     votes = [v for item in verdicts for v in item.votes]
     totals: dict[str, Any] = {name: 0 for name in USAGE_FIELDS}
     reported = 0
@@ -210,7 +226,6 @@ def usage_totals(verdicts: Sequence[ItemVerdict]) -> dict[str, Any]:
             value = vote.usage.get(name)
             if isinstance(value, int) and not isinstance(value, bool):
                 totals[name] += value
-        value = vote.usage.get("cost")
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            cost = (cost or 0.0) + float(value)
+        if vote.cost is not None:
+            cost = (cost or 0.0) + vote.cost
     return {**totals, "cost": cost, "votes": len(votes), "votes_with_usage": reported}
