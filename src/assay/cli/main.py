@@ -180,8 +180,25 @@ def cli() -> None:
     """assay: deterministic, reproducible scoring of model answers."""
 
 
+_REFUSING = ("strict", "surrogateescape")  # both fail on a lone high surrogate
+
+
+def printable_streams() -> None:
+    r"""Make standard output and error write a lone surrogate as its backslash escape.
+
+    A lone surrogate (a JSON ``\ud800`` escape, or an argument byte that is not UTF-8)
+    cannot be encoded, and Python's streams refuse the whole line; files get the same
+    escape (:func:`assay.io.output.write_file`), so every surface shows the same text.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and getattr(stream, "errors", None) in _REFUSING:
+            reconfigure(errors="backslashreplace")
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Run the CLI; map typed errors to one line on stderr and an exit code."""
+    printable_streams()
     try:
         cli.main(args=list(argv) if argv is not None else None, standalone_mode=False)
     except AssayError as error:

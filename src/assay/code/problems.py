@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,6 +48,9 @@ def program_text(problem: Problem, completion: str) -> str:
     return completion + "\n" + problem.test
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _text(row: dict[str, object], name: str, path: Path, line: int, *, required: bool) -> str:
     value = row.get(name)
     if value is None and not required:
@@ -54,6 +58,13 @@ def _text(row: dict[str, object], name: str, path: Path, line: int, *, required:
     if not isinstance(value, str):
         problem = "missing" if name not in row else f"must be a string, got {json_type(value)}"
         raise InputFileError(path, f"{problem}; give the {name} text", line=line, field=name)
+    lone = _LONE_SURROGATE.search(value)
+    if lone is not None:
+        raise InputFileError(
+            path, f"holds a lone surrogate ({lone.group()!r} at character {lone.start()}, "
+            "a JSON escape that is no Unicode character), so no program file can hold it "
+            "as UTF-8; fix the text that produced it", line=line, field=name,
+        )  # fmt: skip
     return value
 
 

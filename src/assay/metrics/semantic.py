@@ -1,4 +1,4 @@
-"""Offline semantic similarity over static token embeddings (extra ``assay[semantic]``).
+r"""Offline semantic similarity over static token embeddings (extra ``assay[semantic]``).
 
 Both metrics use the model shipped inside the ``wordllama`` wheel
 (:mod:`assay.metrics.static_embeddings`: Llama-2 tokenizer, 256-dimensional static
@@ -30,8 +30,11 @@ so every value is in [0, 1] like every other assay metric; P and R are clipped t
 same way before F. A token compared with the same token has similarity exactly 1
 (and texts with the same token multiset have ``embedding_cosine`` exactly 1), so
 float rounding cannot turn a perfect match into 0.9999999999999999. Multi-target:
-the max over targets. The signature records the model name, the ``wordllama``
-version and a SHA-256 prefix of the weights file.
+the max over targets. A lone surrogate (``"\ud800"`` in JSON; not UTF-8, so the
+tokenizer cannot take it) is scored as a character the vocabulary lacks: the byte tokens
+of its three ``surrogatepass`` bytes (:mod:`assay.metrics.static_embeddings`). The
+signature records the model name, the ``wordllama`` version and a SHA-256 prefix of the
+weights file.
 Computation is float64 over the float32 weights, deterministic for a given model.
 """
 
@@ -179,6 +182,7 @@ _EDGES = {
     "whitespace-only": "scored: the tokenizer has tokens for spaces and newlines",
     "punctuation-only": "scored: punctuation has tokens and vectors",
     "exact match": "1",
+    "lone surrogate": "scored: spelled by the byte tokens of its surrogatepass UTF-8 bytes",
 }
 
 METRICS = (

@@ -1,4 +1,4 @@
-"""The static token-embedding model shipped inside the ``wordllama`` wheel, loaded offline.
+r"""The static token-embedding model shipped inside the ``wordllama`` wheel, loaded offline.
 
 ``wordllama`` (PyPI, MIT licence as its package metadata states) ships one small model
 in its wheel: ``wordllama/weights/l2_supercat_256.safetensors`` (a 32000 × 256 float32
@@ -26,6 +26,17 @@ special token's string (``<s>``, ``</s>``, ``<unk>``, matched before normalisati
 goes through ``encode`` whole, and so does everything if the loaded vocabulary
 breaks the rule above (checked at load; the byte-fallback pieces must all exist, so
 no ``<unk>`` can be fused across segments).
+
+**Lone surrogates** (``"\ud800"``, valid as a JSON escape, so possible in any input, but
+not encodable as UTF-8, so the Rust tokenizer refuses the whole text): each is tokenised as
+a character the vocabulary does not hold, i.e. as the byte-fallback tokens of its three
+bytes in CPython's ``surrogatepass`` UTF-8 (``\ud800`` → ``<0xED><0xA0><0x80>``), never
+merged with a neighbour — exactly what the tokenizer does for any other unknown
+character. It is done by stand-in: each lone surrogate is replaced by one private-use
+character that neither the text nor any vocabulary piece holds (U+E000 upwards, also
+three UTF-8 bytes), the text is tokenised, and the stand-in's three byte tokens are
+replaced, in order, by those of the surrogate it stands for. So two different lone
+surrogates are different tokens, and a text never fails to tokenise.
 """
 
 from __future__ import annotations
@@ -40,7 +51,7 @@ from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from assay.errors import MissingExtraError
+from assay.errors import InvalidInputError, MissingExtraError
 
 if TYPE_CHECKING:  # numpy is imported when the model loads, not with assay
     import numpy as np
@@ -56,6 +67,8 @@ TOKENIZER_FILE = ("tokenizers", "l2_supercat_tokenizer_config.json")
 TENSOR = "embedding.weight"
 SPACE = "\u2581"  # ▁, the SentencePiece word-start mark
 _SEGMENT = re.compile(f"{SPACE}*[^{SPACE}]+|{SPACE}+")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_STAND_INS = range(0xE000, 0xF900)  # private use, three UTF-8 bytes each
 
 
 @dataclass(frozen=True)
@@ -68,6 +81,8 @@ class StaticEmbeddings:
     version: str
     segmentable: bool = False
     specials: tuple[str, ...] = field(default=())
+    byte_ids: tuple[int, ...] = field(default=())
+    vocabulary_characters: frozenset[str] = field(default=frozenset())
 
     def token_ids(self, text: str) -> list[int]:
         """Token ids of ``text`` (no special tokens, as ``wordllama`` embeds)."""
@@ -86,6 +101,9 @@ class StaticEmbeddings:
         top = self.weights.shape[0] - 1
         out: list[list[int]] = []
         for text in texts:
+            if not text.isascii() and _SURROGATE.search(text):
+                out.append(self._with_surrogates(text))
+                continue
             if not self.segmentable or any(s in text for s in self.specials):
                 out.append(self.encode(text))
                 continue
@@ -95,11 +113,43 @@ class StaticEmbeddings:
             out.append(list(chain.from_iterable(map(memo.__getitem__, segments))))
         return out
 
+    def _with_surrogates(self, text: str) -> list[int]:
+        """Token ids of a text holding lone surrogates (see the module docstring)."""
+        lone = _SURROGATE.findall(text)
+        taken = self.vocabulary_characters
+        stand_in = next(
+            (chr(c) for c in _STAND_INS if chr(c) not in text and chr(c) not in taken), None
+        )
+        if stand_in is None or len(self.byte_ids) != 256:  # no byte fallback to spell it with
+            raise _unspellable(text)
+        ids = self.token_id_lists([_SURROGATE.sub(stand_in, text)])[0]
+        spelled = [self.byte_ids[b] for b in stand_in.encode("utf-8")]
+        out: list[int] = []
+        position, found = 0, 0
+        while position < len(ids):
+            if found < len(lone) and ids[position : position + 3] == spelled:
+                raw = lone[found].encode("utf-8", "surrogatepass")
+                out.extend(self.byte_ids[b] for b in raw)
+                position, found = position + 3, found + 1
+            else:
+                out.append(ids[position])
+                position += 1
+        if found != len(lone):
+            raise _unspellable(text)
+        return out
+
     def vectors(self, ids: list[int]) -> Matrix:
         """One float64 row per token id (shape ``(0, dim)`` for none)."""
         import numpy as np
 
         return self.weights[ids].astype(np.float64)
+
+
+def _unspellable(text: str) -> InvalidInputError:
+    return InvalidInputError(
+        f"the text {text[:40]!r} holds a lone surrogate this tokenizer cannot spell (no byte "
+        "fallback); remove it (a lone surrogate is not a Unicode character)"
+    )
 
 
 def package_dir(what: str = "embedding_cosine/greedy_match") -> Path:
@@ -141,8 +191,11 @@ def load() -> StaticEmbeddings:
     weights.setflags(write=False)
     tokenizer = Tokenizer.from_file(str(tokenizer_path))
     specials = tuple(t.content for t in tokenizer.get_added_tokens_decoder().values())
+    vocab = tokenizer.get_vocab()
+    byte_ids = tuple(vocab[f"<0x{b:02X}>"] for b in range(256) if f"<0x{b:02X}>" in vocab)
     return StaticEmbeddings(
-        tokenizer, weights, _sha256(weights_path), _version(), _segmentable(tokenizer), specials
+        tokenizer, weights, _sha256(weights_path), _version(), _segmentable(tokenizer), specials,
+        byte_ids, frozenset("".join(vocab)),
     )
 
 
