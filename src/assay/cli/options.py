@@ -117,7 +117,9 @@ def input_options(func: F) -> F:
             ),
             click.option(
                 "--prediction-field", default=None,
-                help="Read the prediction text from this field.",
+                help="Read the prediction text from this field [default: the first present "
+                "of prediction, model_answer, answer, response, output; a file most of "
+                "whose rows have none is refused].",
             ),
             click.option(
                 "--ignore-missing", is_flag=True, help="Skip questions without a prediction."

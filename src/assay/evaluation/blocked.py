@@ -179,7 +179,8 @@ def align_and_score(
     alignment = align(gold, system.files, prediction_field=field, duplicate_policy=policy,
                       released=released, reread=rows)  # fmt: skip
     coverage = check_coverage(system.name, system.files, gold, alignment,
-                              strict=not chosen.reads_as_released)  # fmt: skip
+                              strict=not chosen.reads_as_released,
+                              prediction_field=field)  # fmt: skip
     system.score = runner.submit(
         _ScoreTask(profile, ignore_missing), system.name, system.files, alignment, context
     )

@@ -320,7 +320,7 @@ class _SystemTask:
             )  # fmt: skip
         coverage = check_coverage(
             entry.name, entry.files or (entry.label,), gold, alignment,
-            strict=not chosen.reads_as_released,
+            strict=not chosen.reads_as_released, prediction_field=self.prediction_field,
         )  # fmt: skip
         result = evaluate_alignment(
             chosen, prepared, alignment,

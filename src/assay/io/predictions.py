@@ -45,6 +45,9 @@ from assay.records import builder
 
 PREDICTION_FIELDS = ("prediction", "model_answer", "answer", "response", "output")
 
+#: Inputs whose empty cells (CSV/TSV) or nulls (Parquet) read as absent fields.
+TABLE_KINDS = ("csv", "tsv", "parquet")
+
 
 @dataclass(frozen=True, slots=True)
 class PredictionRow:
@@ -80,6 +83,38 @@ class PredictionRow:
 
 
 _new_row = builder(PredictionRow)  # PredictionRow(...) with every field, plain stores
+
+
+@dataclass(frozen=True, slots=True)
+class UnfieldedRow(PredictionRow):
+    """A prediction row (an object) holding none of the fields its text is read from.
+
+    Its text is "" (it is scored as empty). ``found`` names the row's own fields, in
+    the row's order, so that a file whose rows all lack the prediction field can be
+    refused with the fields it does have (:mod:`assay.evaluation.coverage`).
+    ``cells``: the row comes from a table (CSV/TSV/Parquet), where an empty cell or a
+    null is an absent field, so a row of a file with a prediction column may lack it.
+    """
+
+    found: tuple[str, ...] = ()
+    cells: bool = False
+
+
+def _row(
+    row: dict[str, Any],
+    qid: str,
+    text: str,
+    status: str,
+    used: str | None,
+    place: tuple[str, int | None, str | None],
+    written: Any,
+    cells: bool = False,
+) -> PredictionRow:
+    """The :class:`PredictionRow` of an object row (an :class:`UnfieldedRow` without a field)."""
+    path, line, key = place
+    if used is None:
+        return UnfieldedRow(qid, text, status, None, path, line, key, written, tuple(row), cells)
+    return _new_row(qid, text, status, used, path, line, key, written)
 
 
 def prediction_text(
@@ -139,6 +174,7 @@ def _from_row(
     line: int | None,
     key: str | None,
     notes: Oddities | None = None,
+    cells: bool = False,
 ) -> PredictionRow:
     given = row.get("question_id")  # the usual row: a string id, a string prediction
     if type(given) is str and given.strip():
@@ -163,9 +199,9 @@ def _from_row(
         status = row.get("status")
         if type(status) is not str:
             status = _status(row, path, line, key)
-        return _new_row(qid, text, status, used, path, line, key, None)
+        return _row(row, qid, text, status, used, (path, line, key), None, cells)
     status, written = _released_status(row, path, line, notes)
-    return _new_row(qid, text, status, used, path, line, key, written)
+    return _row(row, qid, text, status, used, (path, line, key), written, cells)
 
 
 def row_from_record(
@@ -187,7 +223,8 @@ def _iter_mapping(
         qid = str(key).strip()
         if isinstance(value, dict):
             text, used = prediction_text(value, field)
-            yield PredictionRow(qid, text, _status(value, path, 1, where), used, path, 1, where)
+            status = _status(value, path, 1, where)
+            yield _row(value, qid, text, status, used, (path, 1, where), None)
         else:
             yield PredictionRow(qid, value_to_text(value), "success", None, path, 1, where)
 
@@ -202,7 +239,7 @@ def _released_entry(
         return PredictionRow(key, value_to_text(value), "success", None, path, 1, where, "success")
     text, used = prediction_text(value, field, True)
     status, written = _released_status(value, path, 1, notes)
-    return PredictionRow(key, text, status, used, path, 1, where, written)
+    return _row(value, key, text, status, used, (path, 1, where), written)
 
 
 def _iter_document(
@@ -289,8 +326,9 @@ def iter_predictions(
     ):
         rows = _sniffed(source, path, field, released)  # JSON or JSONL: the whole text says
     elif kind != "json":
+        cells = kind in TABLE_KINDS
         rows = (
-            _from_row(row, field, path, line, None, released)
+            _from_row(row, field, path, line, None, released, cells)
             for line, row in iter_records(source, released=released)
         )
     else:
