@@ -44,7 +44,7 @@ def test_success_fingerprint_usage_and_key(tmp_path: Path, monkeypatch) -> None:
     assert report["judge_fingerprint"]["model_requested"] == "judge-model"
     assert report["signature"].startswith(f"judge|llm-judge(model:{MODEL_RETURNED};template:")
     assert "votes:1)" in report["signature"] and "parse:verdict-json-v1" in report["signature"]
-    assert (counts.hits, counts.misses) == (0, 2)
+    assert (counts.replayed, counts.fetched, counts.requests) == (0, 2, 2)
     assert {r["authorization"] for r in server.requests} == {"Bearer sk-test-123"}
     assert {r["path"] for r in server.requests} == {"/v1/chat/completions"}
     sent = [r["body"] for r in server.requests]
@@ -64,7 +64,7 @@ def test_replay_is_byte_identical_with_no_request(tmp_path: Path) -> None:
     with JudgeServer() as other:  # another port: the URL is not part of the key
         again, counts = judge_answers(answers, RUBRIC, config(other.url, tmp_path))
         assert other.requests == []
-    assert (counts.hits, counts.misses) == (3, 0)
+    assert (counts.replayed, counts.fetched) == (3, 0)
     offline, _ = judge_answers(answers, RUBRIC, config(None, tmp_path, offline=True))
     assert render_judge_json(first) == render_judge_json(again) == render_judge_json(offline)
 
@@ -113,7 +113,7 @@ def test_rate_limit_is_retried_after_retry_after(tmp_path: Path) -> None:
         )
         assert len(server.requests) == 2
     assert report["items"][0]["verdict"] == "pass"
-    assert counts.misses == 1
+    assert (counts.fetched, counts.requests) == (1, 2)
     (line,) = _ledger_lines(tmp_path)
     assert line["response"]["trail"] == ["http_429", "ok"]
 
@@ -190,8 +190,11 @@ def test_parse_rule() -> None:
 
 
 def test_bad_ledger_line_names_file_and_line(tmp_path: Path) -> None:
-    (tmp_path / "ledger.jsonl").write_text('{"key": "a"}\n{oops\n')
-    with pytest.raises(Exception, match=r"ledger.jsonl:2: not JSON"):
+    with JudgeServer() as server:
+        judge_answers(items(("Paris", "Paris")), RUBRIC, config(server.url, tmp_path))
+    with open(tmp_path / "ledger.jsonl", "a") as handle:
+        handle.write("{oops\n")
+    with pytest.raises(Exception, match=r"ledger.jsonl:2: invalid JSON"):
         Ledger.open(tmp_path)
 
 
@@ -220,11 +223,13 @@ def test_cli_judge_replays_byte_identically(tmp_path: Path) -> None:
                   "--judge-cache", str(cache), "--judge-votes", "2"]  # fmt: skip
         first = assay(*common, "--output", str(tmp_path / "a.json"))
         assert first.returncode == 0, first.stderr
-        assert "judge ledger: 0 hits, 24 requests sent" in first.stderr
+        assert ("judge ledger: 0 replayed, 24 fetched (0 retried from an earlier failure), "
+                "24 requests sent") in first.stderr
         sent = len(server.requests)
     offline = assay(*common, "--judge-offline", "--output", str(tmp_path / "b.json"))
     assert offline.returncode == 0, offline.stderr
-    assert "judge ledger: 24 hits, 0 requests sent" in offline.stderr
+    assert ("judge ledger: 24 replayed, 0 fetched (0 retried from an earlier failure), "
+            "0 requests sent") in offline.stderr
     assert sent == 24
     assert (tmp_path / "a.json").read_bytes() == (tmp_path / "b.json").read_bytes()
     assert offline.stdout == first.stdout.replace("a.json", "b.json")

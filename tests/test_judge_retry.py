@@ -160,7 +160,7 @@ def test_cost_from_the_litellm_header_is_summed(tmp_path: Path) -> None:
         [AnswerItem("a", "COST 1", "Q", "x"), AnswerItem("b", "COST 2", "Q", "x")],
         RUBRIC, config(None, tmp_path, offline=True),
     )  # fmt: skip
-    assert again == report and counts.hits == 2
+    assert again == report and counts.replayed == 2
 
 
 def test_no_cost_anywhere_is_null(tmp_path: Path) -> None:
@@ -198,7 +198,7 @@ def test_hostile_replies_are_judge_failed_not_a_crash(tmp_path: Path, case: str)
         report, _ = judge_answers(one("MARK"), RUBRIC, config(server.url, tmp_path))
     assert report["items"][0]["reason"] == reason
     replay, counts = judge_answers(one("MARK"), RUBRIC, config(None, tmp_path, offline=True))
-    assert counts.hits == 1 and render_judge_json(replay) == render_judge_json(report)
+    assert counts.replayed == 1 and render_judge_json(replay) == render_judge_json(report)
 
 
 def test_escaped_lone_surrogate_in_a_reply_is_recorded_and_replayed(tmp_path: Path) -> None:

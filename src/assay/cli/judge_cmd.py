@@ -100,9 +100,12 @@ def judge_options(func: F) -> F:
 
 
 def echo_run_counts(counts: Any, ledger: Path) -> None:
-    """Ledger hits and requests sent, on stderr (never in the report)."""
+    """Votes replayed, fetched and retried, requests sent: on stderr (never in the report)."""
     click.echo(
-        f"judge ledger: {counts.hits} hits, {counts.misses} requests sent ({ledger})", err=True
+        f"judge ledger: {counts.replayed} replayed, {counts.fetched} fetched "
+        f"({counts.retried} retried from an earlier failure), {counts.requests} requests sent "
+        f"({ledger})",
+        err=True,
     )
 
 

@@ -2,10 +2,13 @@
 
 :class:`JudgeRun` asks for ``votes`` verdicts per item (vote ``i`` with seed
 ``seed + i``), concurrently up to ``concurrency`` requests. Each vote comes from
-the ledger when it holds it (a *hit*: no request) and otherwise from the endpoint
-(a *miss*: one request, retries included, recorded before it is used). With
-``offline`` a miss is a :class:`~assay.judge.ledger.LedgerMissError` and nothing
-is sent.
+the ledger when it holds its answer (*replayed*: no request) and otherwise from
+the endpoint (*fetched*: one request, retries included, recorded before it is
+used). A transient failure in the ledger (see :mod:`assay.judge.ledger`) is
+fetched again (*retried from an earlier failure*) unless ``offline``. With
+``offline`` a vote the ledger lacks is a
+:class:`~assay.judge.ledger.LedgerMissError` and nothing is sent. Items whose
+prompt is the same share each vote (single-flight: one key, one answer).
 
 An item's verdict is the label most of its parsed votes gave. No parsed vote, or
 a tie for the most votes, makes the item ``judge_failed`` with the reason — it
@@ -21,9 +24,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from assay.errors import InputFileError
 from assay.judge.client import ChatOutcome, chat, new_client
 from assay.judge.config import JudgeConfig, fingerprint, request_key
-from assay.judge.ledger import Ledger, LedgerMissError, entry_key
+from assay.judge.ledger import Ledger, LedgerMissError, entry_key, is_transient, transient
 from assay.judge.prompts import PARSE_RULE, Template, parse_verdict
 
 JUDGE_FAILED = "judge_failed"
@@ -84,10 +88,18 @@ def majority(votes: Sequence[Vote]) -> ItemVerdict:
 
 @dataclass
 class RunCounts:
-    """What a run did: ledger hits, requests sent, and the models seen."""
+    """What a run did with its votes, and the models seen.
 
-    hits: int = 0
-    misses: int = 0
+    ``replayed``: votes read from the ledger (no request); ``fetched``: votes asked
+    of the endpoint, of which ``retried`` replaced a transient failure an earlier
+    run recorded; ``requests``: HTTP requests sent, retries included. Items with
+    the same prompt share their votes (single-flight): each key counts once.
+    """
+
+    replayed: int = 0
+    fetched: int = 0
+    retried: int = 0
+    requests: int = 0
     models: set[str] = field(default_factory=set)
 
 
@@ -102,6 +114,7 @@ class JudgeRun:
         self.ledger = Ledger.open(config.ledger_dir())
         self.counts = RunCounts()
         self._client: Any = None
+        self._answered: dict[str, dict[str, Any]] = {}  # this run's answer of each key
 
     def fingerprint(self) -> dict[str, Any]:
         """The judge fingerprint with the model ids the server returned so far."""
@@ -109,15 +122,25 @@ class JudgeRun:
         return fingerprint(self.config, self.template.sha256, PARSE_RULE, models)
 
     def judge_many(self, fields_list: Sequence[dict[str, str]]) -> list[ItemVerdict]:
-        """Verdicts for many items (template fields each), in input order."""
+        """Verdicts for many items (template fields each), in input order.
+
+        One key, one answer: items whose prompt is the same share each vote's key,
+        and the key is asked (or replayed) once; the others wait for its answer.
+        """
         jobs = [(i, v) for i in range(len(fields_list)) for v in range(self.config.votes)]
         messages = [self.template.messages(**fields) for fields in fields_list]
-        self._check_offline(messages, jobs)
+        keys = [entry_key(self.request_key, messages[i], v) for i, v in jobs]
+        self._check_offline(keys, jobs)
+        first: dict[str, tuple[int, int]] = {}
+        for job, key in zip(jobs, keys, strict=True):
+            first.setdefault(key, job)
         with ThreadPoolExecutor(max_workers=self.config.concurrency) as pool:
-            votes = list(pool.map(lambda job: self._vote(messages[job[0]], job[1]), jobs))
+            answers = dict(zip(first, pool.map(
+                lambda key: self._vote(key, messages[first[key][0]], first[key][1]), first,
+            ), strict=True))  # fmt: skip
         per_item: list[list[Vote]] = [[] for _ in fields_list]
-        for (index, _), vote in zip(jobs, votes, strict=True):
-            per_item[index].append(vote)
+        for (index, _), key in zip(jobs, keys, strict=True):
+            per_item[index].append(answers[key])
         return [majority(v) for v in per_item]
 
     def close(self) -> None:
@@ -126,35 +149,50 @@ class JudgeRun:
             self._client.close()
             self._client = None
 
-    def _check_offline(
-        self, messages: list[list[dict[str, str]]], jobs: list[tuple[int, int]]
-    ) -> None:
+    def _check_offline(self, keys: list[str], jobs: list[tuple[int, int]]) -> None:
         if not self.config.offline:
             return
-        for index, vote in jobs:
-            if self.ledger.get(entry_key(self.request_key, messages[index], vote)) is None:
+        for (index, vote), key in zip(jobs, keys, strict=True):
+            if self.ledger.get(key) is None:
                 raise LedgerMissError(
                     f"--judge-offline: the ledger {self.ledger.path} has no verdict for item "
                     f"{index + 1} (vote {vote + 1}) under this judge fingerprint; run once "
                     "without --judge-offline to record it"
                 )
 
-    def _vote(self, messages: list[dict[str, str]], vote: int) -> Vote:
-        key = entry_key(self.request_key, messages, vote)
+    def _vote(self, key: str, messages: list[dict[str, str]], vote: int) -> Vote:
         seed = self.config.seed + vote
-        entry = self.ledger.get(key)
-        if entry is None:
-            entry = self._ask(key, messages, vote, seed)
-        else:
-            with self.ledger._lock:
-                self.counts.hits += 1
+        entry = self._answered.get(key) or self._answer(key, messages, vote, seed)
         response = entry["response"]
         if response["model"]:
             with self.ledger._lock:
                 self.counts.models.add(response["model"])
         parsed = entry["parsed"]
-        return Vote(vote, seed, parsed["label"], parsed["reason"], response["model"],
+        label = parsed["label"]
+        if label is not None and label not in self.template.labels:
+            raise InputFileError(
+                self.ledger.path, f"{label!r} is not one of {', '.join(self.template.labels)}; "
+                "remove the line (or the ledger file) and run again to ask for it anew",
+                line=self.ledger.line_of(key) or None, field="parsed.label",
+            )  # fmt: skip
+        return Vote(vote, seed, label, parsed["reason"], response["model"],
                     response["usage"], entry_cost(response))  # fmt: skip
+
+    def _answer(self, key: str, messages: list[dict[str, str]], vote: int, seed: int) -> Any:
+        """The key's answer: replayed, or fetched (absent, or a transient failure)."""
+        entry = self.ledger.get(key)
+        if entry is not None and (self.config.offline or not is_transient(entry)):
+            with self.ledger._lock:
+                self.counts.replayed += 1
+        else:
+            retried = entry is not None
+            entry = self._ask(key, messages, vote, seed)
+            with self.ledger._lock:
+                self.counts.fetched += 1
+                self.counts.retried += retried
+                self.counts.requests += entry["response"]["attempts"]
+        self._answered[key] = entry
+        return entry
 
     def _ask(
         self, key: str, messages: list[dict[str, str]], vote: int, seed: int
@@ -164,8 +202,6 @@ class JudgeRun:
                 if self._client is None:
                     self._client = new_client(self.config)
         outcome = chat(self._client, self.config, messages, seed, key)
-        with self.ledger._lock:
-            self.counts.misses += 1
         entry = ledger_entry(key, self, messages, vote, seed, outcome)
         self.ledger.record(entry)
         return entry
@@ -229,3 +265,17 @@ def usage_totals(verdicts: Sequence[ItemVerdict]) -> dict[str, Any]:
         if vote.cost is not None:
             cost = (cost or 0.0) + vote.cost
     return {**totals, "cost": cost, "votes": len(votes), "votes_with_usage": reported}
+
+
+def transport_failure(verdicts: Sequence[ItemVerdict]) -> str | None:
+    """The one transport reason every vote of every item failed with, else ``None``.
+
+    Transport: a timeout, a lost or refused connection, or an HTTP status (any):
+    the endpoint is unreachable or refuses every request (a wrong URL, key or model).
+    """
+    reasons = {v.reason for item in verdicts for v in item.votes}
+    if not verdicts or any(item.verdict != JUDGE_FAILED for item in verdicts) or len(reasons) != 1:
+        return None
+    (reason,) = reasons
+    status = reason.startswith("http_") and reason[5:].isdigit()
+    return reason if status or transient(reason) else None
