@@ -357,3 +357,15 @@ def test_metric_entries_and_intervals_are_assay_scores_on_the_extracted_pairs(
     (entry,) = json.loads(rescored.stdout)["logs"]
     assert entry["metrics"] == json.loads(scored.stdout)["metrics"]
     assert entry["metrics"][0]["interval"]["seed"] == 7
+
+
+def test_rescore_result_repr_is_a_few_lines(harness_logs: dict[str, Path]) -> None:
+    result = rescore(harness_logs["samples"], ["f1"])
+    text = repr(result)
+    logs = result.to_dict()["logs"]
+    assert text.splitlines()[0] == f"RescoreResult: {len(logs)} log(s)"
+    for log in logs:
+        counts = log["accounting"]
+        value = log["metrics"][0]["value"]
+        assert f"{counts['scored']}/{counts['total']} scored; f1={value:.6f}" in text
+    assert " at 0x" not in text and len(text.splitlines()) == 1 + len(logs)

@@ -70,8 +70,15 @@ _LAZY = {
 }
 
 
+# Subpackages reachable as attributes after ``import assay`` (``assay.stats.bootstrap``),
+# loaded on first use like the names above.
+_SUBPACKAGES = ("stats",)
+
+
 def __getattr__(name: str) -> Any:
     """Import a public name's module on first use and keep the name here."""
+    if name in _SUBPACKAGES:
+        return importlib.import_module(f"assay.{name}")
     if name not in _LAZY:
         raise AttributeError(f"module 'assay' has no attribute {name!r}")
     value = getattr(importlib.import_module(_LAZY[name]), name)
@@ -81,7 +88,7 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     """The module's names, the lazy public ones included."""
-    return sorted({*globals(), *_LAZY})
+    return sorted({*globals(), *_LAZY, *_SUBPACKAGES})
 
 
 __all__ = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, overload
 
 from assay.errors import InvalidOptionError
 from assay.metrics.base import BoundMetric, check_inputs
@@ -100,6 +100,7 @@ def signature(metric_name: str, **options: Any) -> str:
     return bind(metric_name, **options).signature
 
 
+@overload
 def score_corpus(
     metric_name: str,
     predictions: Sequence[str] | Any,
@@ -110,7 +111,34 @@ def score_corpus(
     no_answer_probabilities: Mapping[Any, float] | None = None,
     ids: Sequence[Any] | None = None,
     **options: Any,
-) -> CorpusResult:
+) -> CorpusResult: ...
+
+
+@overload
+def score_corpus(
+    metric_name: list[str] | tuple[str, ...],
+    predictions: Sequence[str] | Any,
+    targets_list: Sequence[str | Sequence[str]] | Any,
+    *,
+    executor: Any = None,
+    progress: Callable[[int, int], None] | None = None,
+    no_answer_probabilities: Mapping[Any, float] | None = None,
+    ids: Sequence[Any] | None = None,
+    **options: Any,
+) -> dict[str, CorpusResult]: ...
+
+
+def score_corpus(
+    metric_name: str | list[str] | tuple[str, ...],
+    predictions: Sequence[str] | Any,
+    targets_list: Sequence[str | Sequence[str]] | Any,
+    *,
+    executor: Any = None,
+    progress: Callable[[int, int], None] | None = None,
+    no_answer_probabilities: Mapping[Any, float] | None = None,
+    ids: Sequence[Any] | None = None,
+    **options: Any,
+) -> CorpusResult | dict[str, CorpusResult]:
     """Score a whole corpus: per-item values, statistics and one corpus value.
 
     Works for every registered metric. Metrics with sufficient statistics and a
@@ -119,7 +147,9 @@ def score_corpus(
     mean of the item values, and the record's ``is_mean`` is true.
 
     Args:
-        metric_name: a registry name, e.g. ``"corpus_bleu"`` or ``"rouge_l"``.
+        metric_name: a registry name, e.g. ``"corpus_bleu"`` or ``"rouge_l"``; or a list
+            of them (``["f1", "rouge_l"]``): then a dict name → :class:`CorpusResult`
+            is returned, in the order given, the options applying to every metric.
         predictions: one prediction string per item: a list, tuple, numpy array,
             pandas Series, ``datasets`` column or other sized sequence.
         targets_list: one entry per item (any such sequence): a target string or a
@@ -149,7 +179,17 @@ def score_corpus(
     Example:
         >>> score_corpus("f1", ["the cat"], [["the cat sat"]]).value
         0.8
+        >>> {m: r.value for m, r in score_corpus(["f1", "exact_match"], ["a"], ["a"]).items()}
+        {'f1': 1.0, 'exact_match': 1.0}
     """
+    if isinstance(metric_name, (list, tuple)):
+        return {
+            name: score_corpus(
+                name, predictions, targets_list, executor=executor, progress=progress,
+                no_answer_probabilities=no_answer_probabilities, ids=ids, **options,
+            )
+            for name in dict.fromkeys(metric_name)
+        }  # fmt: skip
     if executor is not None:
         result = _score_corpus_distributed(
             executor, metric_name, predictions, targets_list, progress=progress, **options

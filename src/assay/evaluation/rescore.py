@@ -101,6 +101,18 @@ class RescoreResult:
     logs: tuple[RescoredLog, ...]
     options: dict[str, Any] = field(default_factory=dict)
 
+    def __repr__(self) -> str:
+        """One line per log: path, task, accounting and each metric's value (no samples)."""
+        lines = [f"RescoreResult: {len(self.logs)} log(s)"]
+        for rescored in self.logs:
+            counts = rescored.accounting()
+            values = ", ".join(f"{m.name}={m.value:.6f}" for m in rescored.metrics)
+            lines.append(
+                f"  {rescored.log.path} task {rescored.log.task}: {counts['scored']}/"
+                f"{counts['total']} scored" + (f"; {values}" if values else "")
+            )
+        return "\n".join(lines)
+
     def to_dict(self) -> dict[str, Any]:
         """The result document (kind ``assay.rescore``)."""
         return {

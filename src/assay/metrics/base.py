@@ -142,6 +142,11 @@ class MetricSpec:
         """The multi-target policy: ``max``, ``single`` or ``native`` (the same as ``multi``)."""
         return self.multi
 
+    def __repr__(self) -> str:
+        """One line: name, family, what it is and the options it takes (no functions)."""
+        options = ", ".join(self.option_names()) or "none"
+        return f"MetricSpec({self.name!r}, family={self.family!r}, options: {options})"
+
     def __post_init__(self) -> None:
         if self.multi not in MULTI_POLICIES:  # a registration bug, not a user error
             raise ValueError(f"metric {self.name!r}: multi must be one of {MULTI_POLICIES}")
@@ -214,6 +219,10 @@ class BoundMetric:
     settings: Settings
     signature: str
 
+    def __repr__(self) -> str:
+        """One line: the metric and its signature (which holds every resolved option)."""
+        return f"BoundMetric({self.spec.name!r}, signature={self.signature!r})"
+
     def score(self, prediction: str, targets: str | Sequence[str]) -> float:
         """Score one prediction against its target(s); a float in the metric's declared range.
 
@@ -235,6 +244,24 @@ class BoundMetric:
         return float(max(spec.fn(prediction, target, settings) for target in targets))
 
 
+def _missing(value: object) -> bool:
+    """None, or a float NaN (how pandas and numpy mark a missing value)."""
+    return value is None or (isinstance(value, float) and value != value)
+
+
+def _non_string_advice(value: object, what: str) -> str:
+    """What to do with a non-string: a missing value is not the text ``'None'``/``'nan'``."""
+    if not _missing(value):
+        return "convert it with str() if that is what you mean."
+    kind = "None" if value is None else "NaN (pandas' mark of a missing value)"
+    if what == "targets":
+        return f"{kind} is a missing gold answer: give the reference text(s) or drop the item."
+    return (
+        f"{kind} is a missing answer, not text: give '' to score it as an empty answer "
+        "(pandas: .fillna('')), or drop the item."
+    )
+
+
 def check_inputs(metric: str, prediction: object, targets: object) -> list[str]:
     """Validate a prediction and its targets; a single string target is wrapped.
 
@@ -245,14 +272,15 @@ def check_inputs(metric: str, prediction: object, targets: object) -> list[str]:
     if not isinstance(prediction, str):
         raise InvalidTypeError(
             f"metric {metric!r}: prediction must be a string, got {type(prediction).__name__} "
-            f"({prediction!r}); convert it with str() if that is what you mean."
+            f"({prediction!r}); {_non_string_advice(prediction, 'prediction')}"
         )
     if isinstance(targets, str):
         return [targets]
     if not isinstance(targets, (list, tuple)):
         raise InvalidTypeError(
             f"metric {metric!r}: targets must be a string or a list of strings, "
-            f"got {type(targets).__name__}."
+            f"got {type(targets).__name__}"
+            + (f"; {_non_string_advice(targets, 'targets')}" if _missing(targets) else ".")
         )
     if not targets:
         raise InvalidInputError(

@@ -68,6 +68,30 @@ class CorpusResult:
         """The corpus value, so ``float(result)`` works."""
         return self.value
 
+    def __repr__(self) -> str:
+        """One line: metric, value, how it was aggregated, n and signature (not every value)."""
+        return (
+            f"CorpusResult({self.metric}={self.value!r}, {self.aggregation} over n={self.n}, "
+            f"signature={self.signature!r})"
+        )
+
+    def to_pandas(self) -> Any:
+        """One row per item: ``item`` (its position), ``value`` and each statistic (needs pandas).
+
+        Raises:
+            MissingExtraError: pandas is not installed (``pip install 'assay[pandas]'``).
+        """
+        from assay.io.frames import data_frame
+
+        names = tuple(self.statistic_names) if self.statistics is not None else ()
+        rows = [
+            {"item": k, "value": value, **dict(zip(names, self.statistics[k], strict=True))}
+            if self.statistics is not None
+            else {"item": k, "value": value}
+            for k, value in enumerate(self.values)
+        ]
+        return data_frame(rows, ("item", "value", *names))
+
     def to_dict(self) -> dict[str, Any]:
         """The canonical JSON-ready form (lists instead of tuples)."""
         out: dict[str, Any] = {
@@ -144,7 +168,23 @@ def _check_corpus(name: str, predictions: object, targets_list: object) -> list[
         )
     if not preds:
         raise InvalidInputError(f"metric {name!r}: the corpus is empty; give at least one item.")
-    return [check_inputs(name, p, _entry(t)) for p, t in zip(preds, targets, strict=True)]
+    try:
+        return [check_inputs(name, p, _entry(t)) for p, t in zip(preds, targets, strict=True)]
+    except (InvalidTypeError, InvalidInputError) as exc:
+        raise _at_item(exc, name, preds, targets) from None
+
+
+def _at_item(
+    exc: InvalidTypeError | InvalidInputError, name: str, preds: list[Any], targets: list[Any]
+) -> InvalidTypeError | InvalidInputError:
+    """The same refusal, naming the position of the first item that fails."""
+    for k, (p, t) in enumerate(zip(preds, targets, strict=True)):
+        try:
+            check_inputs(name, p, _entry(t))
+        except (InvalidTypeError, InvalidInputError):
+            head = f"metric {name!r}: "
+            return type(exc)(str(exc).replace(head, f"{head}item {k}: ", 1))
+    return exc
 
 
 def item_statistics(
