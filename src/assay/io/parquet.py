@@ -2,7 +2,8 @@
 
 A Parquet input is recognised by its name (``.parquet``, ``.pq``) or by its content:
 a regular file that starts and ends with the magic ``PAR1``, whatever it is called
-(see :func:`assay.io.sources.input_kind`). Its rows are read in batches, never the
+(:func:`assay.io.sources.has_parquet_magic`, used by
+:func:`assay.io.sources.input_kind`). Its rows are read in batches, never the
 whole table at once, and each becomes a record as a JSONL line would: struct columns
 are objects, list columns lists, and a null reads as an absent field (as an empty
 CSV cell does; nulls are what a column holds for the rows that lack it). A row's
@@ -18,16 +19,13 @@ from __future__ import annotations
 
 import importlib
 import io
-import os
-import stat
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from assay.errors import InputFileError, MissingExtraError
+from assay.io.sources import open_source
 
-MAGIC = b"PAR1"
-SUFFIXES = (".parquet", ".pq")
 BATCH_ROWS = 4096
 
 
@@ -43,24 +41,6 @@ def pyarrow(what: str) -> tuple[Any, Any]:
     except ImportError:
         raise MissingExtraError(what, "pyarrow", "parquet") from None
     return arrow, parquet
-
-
-def has_parquet_magic(path: str | Path) -> bool:
-    """True for a regular file that starts and ends with ``PAR1`` (never reads more).
-
-    A pipe (``<(cat preds)``) is never read here: its bytes could not be read again.
-    """
-    try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            return False
-        with open(path, "rb") as handle:
-            head = handle.read(4)
-            if head != MAGIC:
-                return False
-            handle.seek(-4, io.SEEK_END)
-            return handle.read(4) == MAGIC and handle.tell() >= 12
-    except (OSError, ValueError):  # a folder, a pipe, a missing file: not Parquet
-        return False
 
 
 def _absent_nulls(value: Any) -> Any:
@@ -88,8 +68,6 @@ def iter_parquet(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
     damaged = (arrow.ArrowException, ValueError, OSError)  # ArrowInvalid, ArrowIOError, ...
     source: Any = str(path)
     if source == "-":  # Parquet needs seeking: standard input is read into memory first
-        from assay.io.sources import open_source
-
         with open_source(source) as handle:
             source = arrow.BufferReader(handle.read())
         path = "<stdin>"

@@ -32,6 +32,8 @@ MAGIC = (
     (b"\x28\xb5\x2f\xfd", "zstd"),
 )
 COMPRESSED_SUFFIXES = (".gz", ".bz2", ".xz", ".zst", ".zstd")
+PARQUET_MAGIC = b"PAR1"
+PARQUET_SUFFIXES = (".parquet", ".pq")
 _READ_ERRORS: tuple[type[BaseException], ...] = (OSError, EOFError, lzma.LZMAError, zlib.error)
 
 
@@ -59,7 +61,7 @@ def input_kind(path: str | Path) -> str:
     ``jsonl`` for ``.jsonl``, ``csv`` or ``tsv`` for those suffixes, ``json`` for
     ``.json`` (JSON text: the readers decide from the text whether it is one document
     or JSON Lines). ``parquet`` for ``.parquet`` / ``.pq`` and for any file whose
-    content is Parquet (``PAR1`` at both ends; see :mod:`assay.io.parquet`), whatever
+    content is Parquet (``PAR1`` at both ends, :func:`has_parquet_magic`), whatever
     its name. A regular file whose name has none of these suffixes, and ``-``
     (standard input), are known by their first (decompressed) bytes, see
     :func:`content_kind`. A pipe (``<(cat gold)``) is never peeked at here, since its
@@ -67,10 +69,8 @@ def input_kind(path: str | Path) -> str:
     """
     if str(path) == STDIN:
         return _stdin()[1]
-    from assay.io.parquet import SUFFIXES, has_parquet_magic
-
     name = base_name(path)
-    if name.endswith(SUFFIXES) or has_parquet_magic(path):
+    if name.endswith(PARQUET_SUFFIXES) or has_parquet_magic(path):
         return "parquet"
     for suffix in KNOWN_SUFFIXES:
         if name.endswith(suffix):
@@ -79,6 +79,24 @@ def input_kind(path: str | Path) -> str:
         return "json"
     with open_source(path) as handle:
         return content_kind(cast(Any, handle).peek(PEEK_BYTES)[:PEEK_BYTES])
+
+
+def has_parquet_magic(path: str | Path) -> bool:
+    """True for a regular file that starts and ends with ``PAR1`` (never reads more).
+
+    A pipe (``<(cat preds)``) is never read here: its bytes could not be read again.
+    """
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return False
+        with open(path, "rb") as handle:
+            head = handle.read(4)
+            if head != PARQUET_MAGIC:
+                return False
+            handle.seek(-4, io.SEEK_END)
+            return handle.read(4) == PARQUET_MAGIC and handle.tell() >= 12
+    except (OSError, ValueError):  # a folder, a pipe, a missing file: not Parquet
+        return False
 
 
 def _is_regular(path: str | Path) -> bool:
@@ -98,7 +116,7 @@ def content_kind(head: bytes) -> str:
     tab, ``csv`` for one with a comma, and ``jsonl`` otherwise (its reader names the
     bad line).
     """
-    if head.startswith(b"PAR1"):
+    if head.startswith(PARQUET_MAGIC):
         return "parquet"
     text = head.removeprefix(b"\xef\xbb\xbf").lstrip(b" \t\r\n")
     first, newline, _ = text.partition(b"\n")
