@@ -175,7 +175,7 @@ def bleu_rows(draw: st.DrawFn) -> tuple[int, tuple[int, ...]]:
 def test_exp_bleu_shortcut_equals_the_general_smoothing_loop(
     row: tuple[int, tuple[int, ...]], effective_order: bool
 ) -> None:
-    from assay.metrics.bleu import _smoothed_bleu, bleu_from_statistics
+    from assay.metrics.bleu_stats import _smoothed_bleu, bleu_from_statistics
 
     order, stats = row
     params = get_metric("bleu").bind(max_order=order, effective_order=effective_order).params

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from rapidfuzz.distance import Levenshtein
 from sacrebleu.metrics.lib_ter import translation_edit_rate
 
-from assay.metrics.ter import _bag_bound, ter_edits
+from assay.metrics.ter_search import _bag_bound, ter_edits
 
 WORDS = st.lists(st.sampled_from(["a", "b", "c", "d", "e", "the", "of"]), max_size=30)
 

@@ -19,8 +19,8 @@ from sacrebleu.metrics.lib_ter import translation_edit_rate
 import assay
 from assay.metrics import ter_band
 from assay.metrics.registry import get_metric
-from assay.metrics.ter import ter_edits
 from assay.metrics.ter_lockstep import ter_edits_many
+from assay.metrics.ter_search import ter_edits
 from assay.metrics.ter_table import ArrayRows, BandedDistance, Rows, band_rows
 
 VOCAB = [f"w{i}" for i in range(40)]

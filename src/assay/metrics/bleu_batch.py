@@ -5,7 +5,7 @@ text is tokenised once, and the clipped matches of every order come from one
 :func:`assay.metrics._vector.clipped_matches` over the whole corpus (one group per
 item: the hypothesis and its references), giving the same rows
 ``(hyp_len, ref_len, m_1..m_N, t_1..t_N)`` as
-:func:`assay.metrics.bleu.bleu_statistics` item by item (sacrebleu's statistics).
+:func:`assay.metrics.bleu_stats.bleu_statistics` item by item (sacrebleu's statistics).
 
 :func:`bleu_4_batch` is ``bleu_4``'s ``batch_fn``: one group per (prediction,
 non-empty target) pair, equal statistics scored once under ``add-one-all``, then the
@@ -13,7 +13,8 @@ max over each item's targets. Corpora under 2,000 characters, and corpora whose
 n-gram keys would overflow, are scored item by item.
 
 ``tests/test_ngram_vector.py`` checks both against the per-item path, value for
-value. :mod:`assay.metrics.bleu` imports this module lazily (it imports ``bleu``).
+value. It takes the per-segment rules from :mod:`assay.metrics.bleu_stats`, and
+:mod:`assay.metrics.bleu` takes it (it loads numpy only when a corpus is counted).
 """
 
 from __future__ import annotations
@@ -23,16 +24,22 @@ import math
 from collections.abc import Callable, Sequence
 
 from assay.metrics.base import Settings, Stats
-from assay.metrics.bleu import _bleu_4, _tokens, brevity_penalty, closest_ref_len, stat_order
+from assay.metrics.bleu_stats import (
+    bleu_4,
+    brevity_penalty,
+    closest_ref_len,
+    stat_order,
+)
+from assay.metrics.bleu_stats import tokens as segment_tokens
 from assay.text.normalize import normalize_none
 
 
 def _text_tokenizer(s: Settings) -> Callable[[str], list[str]]:
-    """``bleu._tokens`` under ``s``, with the default normalizer and ``lowercase`` resolved once."""
+    """``bleu_stats.tokens`` under ``s``, the default normalizer and ``lowercase`` resolved once."""
     if s.normalize is normalize_none and not s.params.get("lowercase"):
         tokenize = s.tokenize
         return lambda text: tokenize(text.rstrip())
-    return functools.partial(_tokens, s=s)
+    return functools.partial(segment_tokens, s=s)
 
 
 def batch_stats(
@@ -82,7 +89,7 @@ def batch_stats(
 def bleu_4_batch(
     predictions: Sequence[str], targets_list: Sequence[Sequence[str]], s: Settings
 ) -> list[float]:
-    """``bleu._bleu_4`` for a whole corpus (max over targets), the clipping vectorised.
+    """``bleu_stats.bleu_4`` for a whole corpus (max over targets), the clipping vectorised.
 
     Each (prediction, non-empty target) pair is one group of the vectorised counts;
     the statistics are those of ``bleu_statistics`` (the tests check equality),
@@ -103,7 +110,7 @@ def bleu_4_batch(
         hyp = tokenize(normalize(prediction))
         for target in targets:
             ref = tokenize(normalize(target))
-            if ref:  # an empty target scores 0 (see _bleu_4)
+            if ref:  # an empty target scores 0 (see bleu_4)
                 texts += (hyp, ref)
                 owner.append(i)
     n_groups = len(owner)
@@ -133,7 +140,7 @@ def bleu_4_batch(
 
 
 def _add_one_all_4(stats: Sequence[int]) -> float:
-    """``bleu_from_statistics(stats, bleu._BLEU4_PARAMS)`` with its branches resolved.
+    """``bleu_from_statistics(stats, bleu_stats.BLEU4_PARAMS)`` with its branches resolved.
 
     Under add-one-all every order has ``m + 1 ≥ 1`` and ``t + 1 ≥ 1``, so no order is
     skipped or zero: the same four logarithms, summed and exponentiated the same way.
@@ -144,7 +151,7 @@ def _add_one_all_4(stats: Sequence[int]) -> float:
 
 def _bleu_4_item(prediction: str, targets: Sequence[str], s: Settings) -> float:
     """One item of ``bleu_4``: the max over its targets (as :meth:`BoundMetric.score_unchecked`)."""
-    return float(max(_bleu_4(prediction, target, s) for target in targets))
+    return float(max(bleu_4(prediction, target, s) for target in targets))
 
 
 _BATCH_MIN_CHARS = 2000  # smaller corpora: numpy's set-up costs more than it saves

@@ -55,6 +55,7 @@ from assay.metrics.ngrams import (
     ngram_counts,
     shifted,
 )
+from assay.metrics.rouge_batch import lcs_stats, ngram_stats, prf
 from assay.metrics.rouge_bootstrap import (
     BOOTSTRAP_DEFAULTS,
     BOOTSTRAP_OPTIONS,
@@ -80,21 +81,6 @@ def check_measure(value: Any) -> str:
     if key not in _MEASURES:
         raise ValueError("expected 'f', 'p' or 'r' (or fmeasure, precision, recall)")
     return _MEASURES[key]
-
-
-def f_beta(precision: float, recall: float, beta: float) -> float:
-    """``(1 + β²) P R / (β² P + R)``; 0 when ``P + R`` is 0."""
-    if precision + recall <= 0:
-        return 0.0
-    b2 = beta * beta
-    return (1 + b2) * precision * recall / (b2 * precision + recall)
-
-
-def prf(hits: float, n_pred: float, n_target: float, beta: float) -> tuple[float, float, float]:
-    """Precision, recall and F from a hit count and the two sizes (sizes floored at 1)."""
-    p = hits / max(n_pred, 1)
-    r = hits / max(n_target, 1)
-    return p, r, f_beta(p, r, beta)
 
 
 def _tokens(text: str, s: Settings) -> list[str]:
@@ -131,20 +117,9 @@ def _ngram_batch(n: int) -> BatchStatsFn:
         predictions: Sequence[str], targets_list: Sequence[Sequence[str]], s: Settings
     ) -> list[Stats]:
         """ROUGE-N statistics of a corpus at once (:mod:`assay.metrics.rouge_batch`)."""
-        from assay.metrics.rouge_batch import ngram_stats
-
         return ngram_stats(n, predictions, targets_list, s)
 
     return batch
-
-
-def _l_batch(
-    predictions: Sequence[str], targets_list: Sequence[Sequence[str]], s: Settings
-) -> list[Stats]:
-    """ROUGE-L statistics of a corpus at once (:mod:`assay.metrics.rouge_batch`)."""
-    from assay.metrics.rouge_batch import lcs_stats
-
-    return lcs_stats(predictions, targets_list, s)
 
 
 def _rouge_l(prediction: str, target: str, s: Settings) -> Stats:
@@ -389,7 +364,7 @@ METRICS = (
         _rouge_l,
         "ROUGE-L longest common subsequence",
         "Lin 2004, ROUGE-L",
-        _l_batch,
+        lcs_stats,
     ),
     _spec(
         "rouge_lsum",

@@ -18,7 +18,9 @@ Per-item dicts are kept on purpose: one corpus-wide token table (dense ids for
 numpy, or code points for rapidfuzz's ``cpdist``) was measured slower, because
 the look-ups into a large table miss the cache where a pair's small dict does not.
 ``tests/test_rouge_batch.py`` checks these rows against rouge-score and against
-the per-item path.
+the per-item path. The F-measure (:func:`f_beta`, :func:`prf`) that picks an item's
+best target is here, and :mod:`assay.metrics.rouge` takes it from here, so the
+import runs one way (``rouge`` → ``rouge_batch``).
 """
 
 from __future__ import annotations
@@ -27,9 +29,23 @@ from collections.abc import Callable, Sequence
 
 from assay.metrics.base import Settings, Stats
 from assay.metrics.ngrams import count, shifted
-from assay.metrics.rouge import prf
 from assay.metrics.rouge_lcs import lcs_length
 from assay.text.normalize import normalize_none
+
+
+def f_beta(precision: float, recall: float, beta: float) -> float:
+    """``(1 + β²) P R / (β² P + R)``; 0 when ``P + R`` is 0."""
+    if precision + recall <= 0:
+        return 0.0
+    b2 = beta * beta
+    return (1 + b2) * precision * recall / (b2 * precision + recall)
+
+
+def prf(hits: float, n_pred: float, n_target: float, beta: float) -> tuple[float, float, float]:
+    """Precision, recall and F from a hit count and the two sizes (sizes floored at 1)."""
+    p = hits / max(n_pred, 1)
+    r = hits / max(n_target, 1)
+    return p, r, f_beta(p, r, beta)
 
 
 def text_tokens(s: Settings) -> Callable[[str], list[str]]:

@@ -1,15 +1,17 @@
 r"""TER statistics of a whole corpus, the shift searches of its pairs run in lockstep.
 
-Each pair's Tercom search (:func:`assay.metrics.ter._search`) asks for one alignment
-per shift round. :func:`ter_edits_many` advances the searches of all pairs whose
+Each pair's Tercom search (:func:`assay.metrics.ter_search.shift_search`) asks for one
+alignment per shift round. :func:`ter_edits_many` advances the searches of all pairs whose
 references have ``NUMPY_FROM`` (:mod:`assay.metrics.ter_table`) words or more
 together, a round at a time, and builds that round's banded tables for all of them by
 one NumPy row step (:func:`assay.metrics.ter_band.band_rows_many`); pairs with shorter
-references run the per-pair search alone (:func:`assay.metrics.ter.ter_edits`).
-:func:`batch_stats` is TER's ``batch_stats_fn``. Every search still takes its own steps,
+references run the per-pair search alone (:func:`assay.metrics.ter_search.ter_edits`).
+TER's ``batch_stats_fn`` (:mod:`assay.metrics.ter`) gives it every (hypothesis,
+reference) pair of a corpus. Every search still takes its own steps,
 so the edits, the statistics and the scores are the same numbers as the per-pair search
 gives (and sacrebleu's); ``tests/test_ter_lockstep.py`` checks both.
-:mod:`assay.metrics.ter` imports this module lazily (it imports ``ter``).
+It imports the search from :mod:`assay.metrics.ter_search`, never :mod:`assay.metrics.ter`
+(which imports it); NumPy is loaded by :mod:`assay.metrics.ter_band` when tables are built.
 """
 
 from __future__ import annotations
@@ -17,34 +19,26 @@ from __future__ import annotations
 from collections.abc import Generator, Sequence
 from typing import Any
 
-from assay.metrics.base import Settings, Stats
-from assay.metrics.ter import (
-    _edit_stats,
-    _Request,
-    _search,
-    _stats,
-    _tokens,
-    _Traced,
-    ter_edits,
-)
+from assay.metrics.ter_search import Request, Traced, shift_search, ter_edits
 from assay.metrics.ter_table import NUMPY_FROM
 
 
 def ter_edits_many(pairs: Sequence[tuple[Sequence[str], Sequence[str]]]) -> list[int]:
-    """:func:`~assay.metrics.ter.ter_edits` of every ``(hyp, ref)`` pair, in lockstep.
+    """:func:`~assay.metrics.ter_search.ter_edits` of every ``(hyp, ref)`` pair, in lockstep.
 
-    Each pair's search (:func:`~assay.metrics.ter._search`) asks for one alignment per
-    shift round; the rounds of all pairs with references of ``NUMPY_FROM`` words or
-    more are served together (shorter ones run alone, :func:`~assay.metrics.ter.ter_edits`),
+    Each pair's search (:func:`~assay.metrics.ter_search.shift_search`) asks for one
+    alignment per shift round; the rounds of all pairs with references of ``NUMPY_FROM``
+    words or more are served together (shorter ones run alone,
+    :func:`~assay.metrics.ter_search.ter_edits`),
     and their banded tables are built by one NumPy row step for all of them
     (:func:`assay.metrics.ter_band.band_rows_many`: the same rows as
     :func:`~assay.metrics.ter_table.band_rows` table by table). Each search's own steps, and
     so its result, are unchanged.
     """
     results = [0] * len(pairs)
-    pending: list[tuple[int, Generator[_Request, _Traced, int], _Request]] = []
+    pending: list[tuple[int, Generator[Request, Traced, int], Request]] = []
 
-    def advance(index: int, search: Generator[_Request, _Traced, int], value: Any) -> None:
+    def advance(index: int, search: Generator[Request, Traced, int], value: Any) -> None:
         try:
             request = search.send(value)
         except StopIteration as stop:
@@ -56,7 +50,7 @@ def ter_edits_many(pairs: Sequence[tuple[Sequence[str], Sequence[str]]]) -> list
         if len(ref) < NUMPY_FROM:  # its table is not built in NumPy: nothing to share
             results[index] = ter_edits(hyp, ref)
         else:
-            search = _search(hyp, ref)
+            search = shift_search(hyp, ref)
             if isinstance(search, int):
                 results[index] = search
             else:
@@ -74,25 +68,3 @@ def ter_edits_many(pairs: Sequence[tuple[Sequence[str], Sequence[str]]]) -> list
         for n, (index, search, (table, words)) in enumerate(batch):
             advance(index, search, table.trace(words, bands.get(n)))
     return results
-
-
-def batch_stats(
-    predictions: Sequence[str], targets_list: Sequence[Sequence[str]], s: Settings
-) -> list[Stats]:
-    """TER's ``_stats`` of every item, all their searches in one :func:`ter_edits_many`.
-
-    A corpus without a target of ``NUMPY_FROM`` characters (so, in practice, without a
-    reference of that many words, the only ones whose searches share work) takes the
-    per-item statistics: the same numbers without the pair lists.
-    """
-    if all(len(t) < NUMPY_FROM for targets in targets_list for t in targets):
-        return [_stats(p, t, s) for p, t in zip(predictions, targets_list, strict=True)]
-    hyps = [_tokens(p, s) for p in predictions]
-    refs = [[_tokens(t, s) for t in targets] for targets in targets_list]
-    edits = ter_edits_many([(hyp, ref) for hyp, rs in zip(hyps, refs, strict=True) for ref in rs])
-    out: list[Stats] = []
-    k = 0
-    for rs in refs:
-        out.append(_edit_stats(edits[k : k + len(rs)], rs))
-        k += len(rs)
-    return out

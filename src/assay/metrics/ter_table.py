@@ -6,7 +6,8 @@ wider for very different lengths (:func:`beam_half_width`), around the
 "pseudo-diagonal" ``j = ⌊i·r⌋``, ``r = |ref| / |hyp|``; cells outside the band are
 ``INF``. The backtrace (:meth:`BandedDistance.trace`) breaks ties as Tercom does:
 match/substitution, then deletion, then insertion; its operations (``NOP``, ``SUB``,
-``INS``, ``DEL``) are the alignment the shift search of :mod:`assay.metrics.ter` reads.
+``INS``, ``DEL``) are the alignment the shift search (:mod:`assay.metrics.ter_search`)
+reads.
 A table's rows are kept at full length (:class:`ListRows`) or as their bands
 (:class:`Rows`, :class:`ArrayRows`), read cell by cell alike.
 
