@@ -39,12 +39,12 @@ from assay.stats.bootstrap import (
 from assay.stats.exact import EXACT_SIGN_FLIP, exact_sign_flip
 from assay.stats.paired import (
     PairedTestResult,
-    _check_defined,
-    _exceeding,
-    _rule,
-    _test_result,
+    check_defined,
+    count_exceeding,
+    count_rule_name,
     paired_approximate_randomization,
     paired_bootstrap,
+    paired_result,
 )
 
 Pairs = Sequence[tuple[int, int]]
@@ -217,21 +217,21 @@ def all_pair_tests(
                 for i, j in pairs]  # fmt: skip
     _, reduce = prepare(arrays[0], reducer)
     scores = [full_score(array, reduce) for array in arrays]
-    _check_defined(np.array(scores), method)
+    check_defined(np.array(scores), method)
     if method == "paired_bootstrap":
         return _bootstrap_all(arrays, pairs, reduce, scores, n_resamples, seed, ties_count)
     shuffled = shuffled_differences_all(
         arrays, pairs, reduce, n_resamples, seed, mean=reducer is None
     )
-    _check_defined(shuffled, method)
+    check_defined(shuffled, method)
     common: dict[str, Any] = {"n_resamples": n_resamples, "seed": seed, "confidence": 0.95,
-              "count_rule": _rule(ties_count)}  # fmt: skip
+              "count_rule": count_rule_name(ties_count)}  # fmt: skip
     return [
-        _test_result(
+        paired_result(
             method,
             int(arrays[0].shape[0]),
             (scores[i], scores[j]),
-            count=_exceeding(shuffled[:, column], abs(scores[i] - scores[j]), ties_count),
+            count=count_exceeding(shuffled[:, column], abs(scores[i] - scores[j]), ties_count),
             **common,
         )  # fmt: skip
         for column, (i, j) in enumerate(pairs)
@@ -251,15 +251,15 @@ def _bootstrap_all(
     results = []
     resampled = bootstrap_differences_all(arrays, pairs, reduce, n_resamples, seed)
     for (i, j), (boot_a, boot_b) in zip(pairs, resampled, strict=True):
-        _check_defined(np.concatenate([boot_a, boot_b]), "paired_bootstrap")
+        check_defined(np.concatenate([boot_a, boot_b]), "paired_bootstrap")
         sample_diffs = np.abs(boot_b - boot_a)
         observed = abs(scores[i] - scores[j])
         results.append(
-            _test_result(
+            paired_result(
                 "paired_bootstrap", int(arrays[0].shape[0]), (scores[i], scores[j]),
-                count=_exceeding(sample_diffs - sample_diffs.mean(), observed, ties_count),
+                count=count_exceeding(sample_diffs - sample_diffs.mean(), observed, ties_count),
                 bounds=percentile_bounds(boot_a - boot_b, 0.95), n_resamples=n_resamples,
-                seed=seed, confidence=0.95, count_rule=_rule(ties_count),
+                seed=seed, confidence=0.95, count_rule=count_rule_name(ties_count),
             )
         )  # fmt: skip
     return results

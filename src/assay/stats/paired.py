@@ -273,7 +273,7 @@ def _paired_inputs(
     return array_a, array_b, reduce
 
 
-def _check_defined(scores: FloatArray, method: str) -> None:
+def check_defined(scores: FloatArray, method: str) -> None:
     """Refuse undefined resampled statistics: they would silently bias the count."""
     if not np.isfinite(scores).all():
         raise InvalidInputError(
@@ -285,7 +285,7 @@ def _check_defined(scores: FloatArray, method: str) -> None:
 def _full_scores(a: FloatArray, b: FloatArray, reduce: Reducer, method: str) -> tuple[float, float]:
     """Return both systems' statistic on all items, refusing undefined ones."""
     scores = (full_score(a, reduce), full_score(b, reduce))
-    _check_defined(np.array(scores), method)
+    check_defined(np.array(scores), method)
     return scores
 
 
@@ -294,7 +294,7 @@ def _p_value(count: int, trials: int) -> float:
     return (count + 1) / (trials + 1)
 
 
-def _test_result(
+def paired_result(
     method: str,
     n: int,
     scores: tuple[float | None, float | None],
@@ -330,14 +330,15 @@ def _test_result(
     )
 
 
-def _exceeding(values: FloatArray, observed: float, ties_count: bool) -> int:
+def count_exceeding(values: FloatArray, observed: float, ties_count: bool) -> int:
     """Count ``values > observed`` (or ``>=`` up to float noise when ties count)."""
     if not ties_count:
         return int(np.sum(values > observed))
     return int(np.sum(values >= observed - 1e-9 * max(1.0, abs(observed))))
 
 
-def _rule(ties_count: bool) -> str:
+def count_rule_name(ties_count: bool) -> str:
+    """The counting rule recorded on a result: ``greater_or_equal`` when ties count."""
     return "greater_or_equal" if ties_count else "greater"
 
 
@@ -347,13 +348,13 @@ def _early_result(
     """Return the empty / not-available result for fewer than 2 items, else ``None``."""
     n = int(a.shape[0])
     if n == 0:
-        return _test_result(
+        return paired_result(
             method, 0, (None, None), count=None, status=EMPTY, reason="no items", **common
         )
     if n >= 2:
         return None
     scores = (full_score(a, reduce), full_score(b, reduce))
-    return _test_result(
+    return paired_result(
         method,
         n,
         scores,
@@ -399,18 +400,18 @@ def paired_bootstrap(
     a, b, reduce = _paired_inputs(stats_a, stats_b, reducer)
     common: dict[str, Any] = {
         "n_resamples": n_resamples, "seed": seed, "confidence": confidence,
-        "count_rule": _rule(ties_count),
+        "count_rule": count_rule_name(ties_count),
     }  # fmt: skip
     early = _early_result("paired_bootstrap", a, b, reduce, **common)
     if early is not None:
         return early
     score_a, score_b = _full_scores(a, b, reduce, "paired_bootstrap")
     boot_a, boot_b = resampled_scores([a, b], reduce, n_resamples, seed)
-    _check_defined(np.concatenate([boot_a, boot_b]), "paired_bootstrap")
+    check_defined(np.concatenate([boot_a, boot_b]), "paired_bootstrap")
     sample_diffs = np.abs(boot_b - boot_a)
-    count = _exceeding(sample_diffs - sample_diffs.mean(), abs(score_a - score_b), ties_count)
+    count = count_exceeding(sample_diffs - sample_diffs.mean(), abs(score_a - score_b), ties_count)
     bounds = percentile_bounds(boot_a - boot_b, confidence)
-    return _test_result(
+    return paired_result(
         "paired_bootstrap",
         int(a.shape[0]),
         (score_a, score_b),
@@ -452,15 +453,15 @@ def paired_approximate_randomization(
     a, b, reduce = _paired_inputs(stats_a, stats_b, reducer)
     common: dict[str, Any] = {
         "n_resamples": n_trials, "seed": seed, "confidence": 0.95,
-        "count_rule": _rule(ties_count),
+        "count_rule": count_rule_name(ties_count),
     }  # fmt: skip
     early = _early_result("approximate_randomization", a, b, reduce, **common)
     if early is not None:
         return early
     score_a, score_b = _full_scores(a, b, reduce, "approximate_randomization")
     shuffled = _shuffled_differences(a, b, reduce, n_trials, seed)
-    count = _exceeding(shuffled, abs(score_a - score_b), ties_count)
-    return _test_result(
+    count = count_exceeding(shuffled, abs(score_a - score_b), ties_count)
+    return paired_result(
         "approximate_randomization", int(a.shape[0]), (score_a, score_b), count=count, **common
     )
 
@@ -481,6 +482,6 @@ def _shuffled_differences(
         sums_a = keep @ (a - b) + total_b
         pseudo_a = reduce_sums(reduce, sums_a)
         pseudo_b = reduce_sums(reduce, total_a + total_b - sums_a)
-        _check_defined(np.concatenate([pseudo_a, pseudo_b]), "approximate_randomization")
+        check_defined(np.concatenate([pseudo_a, pseudo_b]), "approximate_randomization")
         out[start:stop] = np.abs(pseudo_a - pseudo_b)
     return out

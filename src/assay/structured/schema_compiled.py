@@ -31,7 +31,7 @@ from collections.abc import Callable
 from typing import Any
 
 from assay.structured.schema_compiled_assertions import ASSERTIONS, Node, Path, RawError
-from assay.structured.schema_keywords import _matches, extra_properties
+from assay.structured.schema_keywords import extra_properties, pattern_matches
 
 #: Responses nested deeper are checked by jsonschema, whose own recursion limit (about 165
 #: levels) then decides ``nested_too_deep`` exactly as before.
@@ -209,7 +209,7 @@ def _pattern_properties(c: _Compiler, patterns: Any, schema: dict[str, Any]) -> 
             _deeper(path)
             for pattern, node in pairs:
                 for key, value in instance.items():
-                    if _matches(pattern, key):  # a timeout (None) is re-run by jsonschema
+                    if pattern_matches(pattern, key):  # a timeout (None) is re-run by jsonschema
                         node(value, (*path, key), out)
 
     return check

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, Protocol
 
-from assay.structured.schema_keywords import _matches
+from assay.structured.schema_keywords import pattern_matches
 
 Path = tuple[str | int, ...]
 RawError = tuple[Path, str, str]  # (path, keyword, message)
@@ -195,7 +195,7 @@ def _multiple_of(c: Compiler, divisor: Any, schema: dict[str, Any]) -> Node:
 
 def _pattern(c: Compiler, pattern: Any, schema: dict[str, Any]) -> Node:
     def check(instance: Any, path: Path, out: list[RawError]) -> None:
-        if isinstance(instance, str) and _matches(pattern, instance) is False:
+        if isinstance(instance, str) and pattern_matches(pattern, instance) is False:
             out.append((path, "pattern", f"{instance!r} does not match {pattern!r}"))
 
     return check

@@ -36,7 +36,7 @@ class PatternRun:
 RUN: ContextVar[PatternRun | None] = ContextVar("assay_pattern_run", default=None)
 
 
-def _matches(pattern: str, text: str) -> bool | None:
+def pattern_matches(pattern: str, text: str) -> bool | None:
     """Whether ``pattern`` matches in ``text``; ``None`` when the search timed out."""
     run = RUN.get() or PatternRun()
     try:
@@ -63,7 +63,7 @@ def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterat
 
     if not validator.is_type(instance, "string"):
         return
-    found = _matches(pattern, instance)
+    found = pattern_matches(pattern, instance)
     if found is None:
         yield _timeout_error(pattern, instance)
     elif not found:
@@ -77,7 +77,7 @@ def _pattern_properties(
         return
     for pattern, subschema in patterns.items():
         for key, value in instance.items():
-            found = _matches(pattern, key)
+            found = pattern_matches(pattern, key)
             if found is None:
                 yield _timeout_error(pattern, key, (key,))
             elif found:
@@ -95,7 +95,7 @@ def extra_properties(instance: dict[str, Any], schema: dict[str, Any]) -> list[s
     for key in instance:
         if key in declared:
             continue
-        outcomes = [_matches(p, key) for p in patterns]
+        outcomes = [pattern_matches(p, key) for p in patterns]
         if not any(o is not False for o in outcomes):
             extras.append(key)
     return extras
@@ -134,7 +134,7 @@ def evaluated_keys(validator: Any, instance: dict[str, Any], schema: Any) -> set
         if keyword in schema:
             keys |= {k for k, v in instance.items() if _valid(validator, v, schema[keyword])}
     for pattern in schema.get("patternProperties", {}):
-        keys |= {k for k in instance if _matches(pattern, k) is not False}
+        keys |= {k for k in instance if pattern_matches(pattern, k) is not False}
     for name, subschema in schema.get("dependentSchemas", {}).items():
         if name in instance:
             keys |= evaluated_keys(validator, instance, subschema)

@@ -40,8 +40,8 @@ def _frame() -> list[str]:
         value = i / 5
         x = LEFT + SIZE * value
         y = TOP + SIZE * (1 - value)
-        out.append(svg._text(x, TOP + SIZE + 16, f"{value:g}", "middle"))
-        out.append(svg._text(LEFT - 6, y + 4, f"{value:g}", "end"))
+        out.append(svg.text_at(x, TOP + SIZE + 16, f"{value:g}", "middle"))
+        out.append(svg.text_at(LEFT - 6, y + 4, f"{value:g}", "end"))
     return out
 
 
@@ -99,11 +99,11 @@ def scatter(entry: dict[str, Any], systems: Sequence[str], label: str) -> str:
             tip = f"{point['question_id']} · {point['system']}: {point['x']:.3f}, {point['y']:.3f}"
             paint = svg.paint(index.get(point["system"], 0))
             body.append(_dot(point["x"], point["y"], 3.0, paint, tip))
-    body.append(svg._text(LEFT + SIZE / 2, TOP + SIZE + 34, entry["x"], "middle"))
+    body.append(svg.text_at(LEFT + SIZE / 2, TOP + SIZE + 34, entry["x"], "middle"))
     body.append(
-        svg._text(14, TOP + SIZE / 2, entry["y"], "middle",
+        svg.text_at(14, TOP + SIZE / 2, entry["y"], "middle",
                   f' transform="rotate(-90 14 {_f(TOP + SIZE / 2)})"')
     )  # fmt: skip
-    body += svg._legend(list(systems), LEFT + SIZE + 16, TOP + 10)
+    body += svg.legend(list(systems), LEFT + SIZE + 16, TOP + 10)
     width = LEFT + SIZE + 16 + svg.label_width(list(systems))
-    return svg._svg(width, TOP + SIZE + 44, label, body)
+    return svg.svg_document(width, TOP + SIZE + 44, label, body)

@@ -52,13 +52,15 @@ def _f(value: float) -> str:
     return f"{value:.2f}"
 
 
-def _text(x: float, y: float, text: str, anchor: str = "start", extra: str = "") -> str:
+def text_at(x: float, y: float, text: str, anchor: str = "start", extra: str = "") -> str:
+    """A ``<text>`` element at ``(x, y)``, its text escaped."""
     return (
         f'<text x="{_f(x)}" y="{_f(y)}" text-anchor="{anchor}" {FONT}{extra}>{escape(text)}</text>'
     )
 
 
-def _svg(width: float, height: float, label: str, body: list[str]) -> str:
+def svg_document(width: float, height: float, label: str, body: list[str]) -> str:
+    """The ``<svg>`` element of a plot around ``body``, labelled for screen readers."""
     # Inline SVG in HTML needs no xmlns; leaving it out keeps the file free of any URL.
     return (
         f'<svg class="plot" role="img" '
@@ -74,16 +76,17 @@ def _axis(x0: float, width: float, y: float, lo: float, hi: float, ticks: int = 
         value = lo + (hi - lo) * i / ticks
         x = x0 + width * i / ticks
         out.append(f'<line x1="{_f(x)}" y1="{_f(y)}" x2="{_f(x)}" y2="{_f(y + 4)}" stroke="#444"/>')
-        out.append(_text(x, y + 16, f"{value:g}", "middle"))
+        out.append(text_at(x, y + 16, f"{value:g}", "middle"))
     return out
 
 
-def _legend(series: Sequence[str], x: float, y: float) -> list[str]:
+def legend(series: Sequence[str], x: float, y: float) -> list[str]:
+    """One colour swatch and name per series, from ``(x, y)`` down."""
     out = []
     for index, name in enumerate(series):
         yy = y + index * 16
         out.append(f'<rect x="{_f(x)}" y="{_f(yy - 9)}" width="10" height="10" {paint(index)}/>')
-        out.append(_text(x + 14, yy, name))
+        out.append(text_at(x + 14, yy, name))
     return out
 
 
@@ -105,9 +108,9 @@ def dot_whisker(
     body: list[str] = []
     for index, (name, mean, lower, upper) in enumerate(rows):
         y = top + row_h * index + row_h / 2
-        body.append(_text(left - 8, y + 4, name, "end"))
+        body.append(text_at(left - 8, y + 4, name, "end"))
         if mean is None:
-            body.append(_text(left + 4, y + 4, "empty"))
+            body.append(text_at(left + 4, y + 4, "empty"))
             continue
         if lower is not None and upper is not None:
             body.append(
@@ -119,9 +122,9 @@ def dot_whisker(
             f'<circle cx="{_f(x_of(mean))}" cy="{_f(y)}" r="5" fill="{fill}" '
             f'stroke="{colour(index)}" stroke-width="2"/>'
         )
-        body.append(_text(left + PLOT_WIDTH + 8, y + 4, f"{mean:.3f}"))
+        body.append(text_at(left + PLOT_WIDTH + 8, y + 4, f"{mean:.3f}"))
     body += _axis(left, PLOT_WIDTH, top + row_h * len(rows) + 4, lo, hi)
-    return _svg(left + PLOT_WIDTH + 60, height, label, body)
+    return svg_document(left + PLOT_WIDTH + 60, height, label, body)
 
 
 def grouped_bars(
@@ -141,21 +144,21 @@ def grouped_bars(
     body: list[str] = []
     for gi, (name, values) in enumerate(categories):
         y0 = top + gi * group_h
-        body.append(_text(left - 8, y0 + group_h / 2, name, "end"))
+        body.append(text_at(left - 8, y0 + group_h / 2, name, "end"))
         for si, value in enumerate(values):
             y = y0 + si * bar_h
             if value is None:
-                body.append(_text(left + 4, y + bar_h - 2, "empty", extra=' fill="#888"'))
+                body.append(text_at(left + 4, y + bar_h - 2, "empty", extra=' fill="#888"'))
                 continue
             w = max(value, 0.0) * scale
             body.append(
                 f'<rect x="{_f(left)}" y="{_f(y)}" width="{_f(w)}" '
                 f'height="{_f(bar_h - 2)}" {paint(si)}/>'
             )
-            body.append(_text(left + w + 4, y + bar_h - 3, value_format.format(value)))
+            body.append(text_at(left + w + 4, y + bar_h - 3, value_format.format(value)))
     body += _axis(left, PLOT_WIDTH, top + plot_h, 0.0, hi)
-    body += _legend(series, left, top + plot_h + 38)
-    return _svg(left + PLOT_WIDTH + 60, height, label, body)
+    body += legend(series, left, top + plot_h + 38)
+    return svg_document(left + PLOT_WIDTH + 60, height, label, body)
 
 
 def heatmap(
@@ -173,21 +176,21 @@ def heatmap(
     width = LABEL_WIDTH + cell_w * len(columns) + 10
     height = top + cell_h * len(rows) + 10
     body = [
-        _text(LABEL_WIDTH + cell_w * (ci + 0.5), top - 10, name, "middle")
+        text_at(LABEL_WIDTH + cell_w * (ci + 0.5), top - 10, name, "middle")
         for ci, name in enumerate(columns)
     ]
     for ri, name in enumerate(rows):
         y = top + ri * cell_h
-        body.append(_text(LABEL_WIDTH - 8, y + cell_h / 2 + 4, name, "end"))
+        body.append(text_at(LABEL_WIDTH - 8, y + cell_h / 2 + 4, name, "end"))
         for ci, (first, second, value) in enumerate(cells[ri]):
             x = LABEL_WIDTH + ci * cell_w
             body.append(
                 f'<rect x="{_f(x)}" y="{_f(y)}" width="{_f(cell_w - 2)}" '
                 f'height="{_f(cell_h - 2)}" fill="{_shade(value)}"/>'
             )
-            body.append(_text(x + cell_w / 2, y + 16, first, "middle"))
-            body.append(_text(x + cell_w / 2, y + 31, second, "middle"))
-    return _svg(width, height, label, body)
+            body.append(text_at(x + cell_w / 2, y + 16, first, "middle"))
+            body.append(text_at(x + cell_w / 2, y + 31, second, "middle"))
+    return svg_document(width, height, label, body)
 
 
 def _shade(value: float | None) -> str:
@@ -211,22 +214,22 @@ def histogram(bins: Sequence[str], series: Sequence[tuple[str, Sequence[int]]], 
     peak = step * -(-most // step)  # the axis top: a whole number of steps
     width = left + group_w * len(bins) + 20
     height = top + plot_h + 40 + 16 * len(series)
-    body = [_text(left - 30, top - 10, "questions (count)")]
+    body = [text_at(left - 30, top - 10, "questions (count)")]
     for tick in range(0, peak + 1, step):
         y = top + plot_h - plot_h * tick / peak
         body.append(
             f'<line x1="{_f(left)}" y1="{_f(y)}" x2="{_f(width - 10)}" y2="{_f(y)}" '
             f'stroke="{"#444" if tick == 0 else "#e4e4e4"}"/>'
         )
-        body.append(_text(left - 6, y + 4, str(tick), "end"))
+        body.append(text_at(left - 6, y + 4, str(tick), "end"))
     for bi, name in enumerate(bins):
         x0 = left + bi * group_w
-        body.append(_text(x0 + group_w / 2, top + plot_h + 14, name, "middle"))
+        body.append(text_at(x0 + group_w / 2, top + plot_h + 14, name, "middle"))
         for si, (_, counts) in enumerate(series):
             h = plot_h * counts[bi] / peak
             body.append(
                 f'<rect x="{_f(x0 + 4 + si * bar_w)}" y="{_f(top + plot_h - h)}" '
                 f'width="{_f(bar_w)}" height="{_f(h)}" {paint(si)}/>'
             )
-    body += _legend([name for name, _ in series], left, top + plot_h + 36)
-    return _svg(max(width, 260.0), height, label, body)
+    body += legend([name for name, _ in series], left, top + plot_h + 36)
+    return svg_document(max(width, 260.0), height, label, body)
