@@ -126,6 +126,15 @@ class OutputFileError(InputFileError):
     """A file that cannot be written (``field`` names the option that asked for it)."""
 
 
+class CoverageWarning(UserWarning):
+    """Predictions that leave much of the gold unscored.
+
+    Few gold ids matched, or rows without a prediction field: :func:`assay.evaluate`
+    issues one per warning line it also returns in ``EvaluationResult.warnings`` (the
+    CLI prints those instead).
+    """
+
+
 class AccountingError(AssayError, RuntimeError):
     """An accounting identity failed: buckets do not sum to their total (a bug, not user error)."""
 

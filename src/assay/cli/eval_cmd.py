@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -21,7 +22,7 @@ from assay.cli.options import (
 )
 from assay.cli.stdout import side_console, stdout_taken
 from assay.collector import collector_paused
-from assay.errors import InvalidOptionError, OutputFileError
+from assay.errors import CoverageWarning, InvalidOptionError, OutputFileError
 from assay.evaluation.runs import (
     DEFAULT_GOLD_NAMES,
     EvaluationResult,
@@ -197,7 +198,8 @@ def eval_command(
         released = result.profile == "xldocbench"
         click.echo(release_summary(result.systems[0], released=released), err=to_err)
         if result.profile != "xldocbench":
-            click.echo(accounting_line(result.systems[0]), err=to_err)
+            ignoring = bool(dict(result.options).get("ignore_missing"))
+            click.echo(accounting_line(result.systems[0], ignoring), err=to_err)
             click.echo("\n".join(provenance_lines(result)), err=to_err)
     else:
         from assay.report.result.terminal import print_result
@@ -236,8 +238,12 @@ def resolve_inputs(inputs: InputArgs) -> tuple[list[Path], list[SystemInput]]:
 def evaluate_inputs(
     inputs: InputArgs, gold: list[Path], systems: list[SystemInput]
 ) -> EvaluationResult:
-    """Evaluate resolved gold files and systems under the input options."""
-    with progress_bar(len(systems)) as progress:
+    """Evaluate resolved gold files and systems under the input options.
+
+    The coverage warnings are the result's (printed by the command), not Python's.
+    """
+    with progress_bar(len(systems)) as progress, warnings.catch_warnings():
+        warnings.simplefilter("ignore", CoverageWarning)
         return evaluate(
             gold,
             systems,

@@ -180,7 +180,8 @@ def align_and_score(
                       released=released, reread=rows)  # fmt: skip
     coverage = check_coverage(system.name, system.files, gold, alignment,
                               strict=not chosen.reads_as_released,
-                              prediction_field=field)  # fmt: skip
+                              prediction_field=field,
+                              ignore_missing=ignore_missing)  # fmt: skip
     system.score = runner.submit(
         _ScoreTask(profile, ignore_missing), system.name, system.files, alignment, context
     )

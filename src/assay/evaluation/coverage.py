@@ -79,15 +79,20 @@ def check_coverage(
     *,
     strict: bool,
     prediction_field: str | None = None,
+    ignore_missing: bool = False,
 ) -> list[str]:
     """Warnings for a system with few matching ids or rows without a prediction field.
+
+    The coverage warning is given whatever the options: under ``ignore_missing`` it
+    says that the metrics are over the matched questions only.
 
     Raises:
         InputFileError: ``strict`` and no gold question has a prediction (named by the
             first prediction file), or a file most of whose rows have no prediction
             field (:func:`check_fields`).
     """
-    found = _id_coverage(system, files, gold, alignment, strict=strict)
+    found = _id_coverage(system, files, gold, alignment, strict=strict,
+                         ignore_missing=ignore_missing)  # fmt: skip
     return found + check_fields(alignment, prediction_field=prediction_field, strict=strict)
 
 
@@ -98,6 +103,7 @@ def _id_coverage(
     alignment: Alignment,
     *,
     strict: bool,
+    ignore_missing: bool = False,
 ) -> list[str]:
     """Warnings for a system with few matching ids; raise for none under ``strict``."""
     matched, total = alignment.matched_count, len(gold)
@@ -119,8 +125,31 @@ def _id_coverage(
     threshold = f"{PARTIAL_MATCH_THRESHOLD:.0%}"
     if matched == 0:
         return [f"{where}: {what}; NOTHING MATCHED — every question is scored as missing"]
+    if ignore_missing:
+        return [f"{where}: {what}; under the {threshold} partial-match threshold, and "
+                f"--ignore-missing skips the rest: every metric is over these {matched} "
+                f"questions only"]  # fmt: skip
     return [f"{where}: {what}; under the {threshold} partial-match threshold, the rest is "
             "scored as missing"]  # fmt: skip
+
+
+def coverage_note(matched: int, total: int, ignore_missing: bool) -> str | None:
+    """``coverage 2/48 (4.2%), under the 50% threshold; ...`` for a report, or ``None``.
+
+    The same test as the warning: a system with predictions for fewer than
+    :data:`PARTIAL_MATCH_THRESHOLD` of the gold questions.
+    """
+    if not total or matched / total >= PARTIAL_MATCH_THRESHOLD:
+        return None
+    rest = (
+        f"metrics over these {matched} only (--ignore-missing)"
+        if ignore_missing
+        else "the rest scored as missing"
+    )
+    return (
+        f"coverage {matched}/{total} ({matched / total:.1%}), under the "
+        f"{PARTIAL_MATCH_THRESHOLD:.0%} threshold; {rest}"
+    )
 
 
 def _field_counts(alignment: Alignment) -> dict[str, tuple[int, list[UnfieldedRow]]]:

@@ -16,10 +16,11 @@ from itertools import chain
 from operator import attrgetter
 from pathlib import Path
 from typing import Any
+from warnings import warn
 
 from assay._version import __version__
 from assay.collector import collector_paused
-from assay.errors import InvalidOptionError
+from assay.errors import CoverageWarning, InvalidOptionError
 from assay.evaluation import tables
 from assay.evaluation.align import align
 from assay.evaluation.benchmark import (
@@ -142,8 +143,8 @@ class EvaluationResult:
         return tables.summary_frame(self.leaderboard())
 
     def __repr__(self) -> str:
-        """A few lines, not the whole result: profile, counts, one line per system."""
-        return tables.result_repr(self.profile, self.leaderboard())
+        """A few lines, not the whole result: profile, counts, one line per system, warnings."""
+        return tables.result_repr(self.profile, self.leaderboard(), self.warnings)
 
     def _repr_html_(self) -> str:
         return tables.result_html(self.profile, self.leaderboard())
@@ -258,6 +259,8 @@ def evaluate(
             scored = score_systems(runner, task, systems, context, gold, each)
     results = [result for result, _, _ in scored]
     coverage = [line for _, _, lines in scored for line in lines]
+    for line in coverage:  # said whatever the options (--ignore-missing too)
+        warn(line, CoverageWarning, stacklevel=3)
     if notes is not None:
         for _, seen, _ in scored:
             notes.merge(seen)
@@ -321,6 +324,7 @@ class _SystemTask:
         coverage = check_coverage(
             entry.name, entry.files or (entry.label,), gold, alignment,
             strict=not chosen.reads_as_released, prediction_field=self.prediction_field,
+            ignore_missing=self.ignore_missing,
         )  # fmt: skip
         result = evaluate_alignment(
             chosen, prepared, alignment,

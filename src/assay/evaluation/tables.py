@@ -61,8 +61,10 @@ def summary_frame(systems: Sequence[SystemResult]) -> Any:
     return data_frame(summary_rows(systems), SUMMARY_COLUMNS)
 
 
-def result_repr(profile: str, systems: Sequence[SystemResult]) -> str:
-    """A few lines: profile and counts, then one line per system (at most ten)."""
+def result_repr(
+    profile: str, systems: Sequence[SystemResult], warnings: Sequence[str] = ()
+) -> str:
+    """A few lines: profile and counts, one line per system (at most ten), the warnings."""
     questions = systems[0].gold_count if systems else 0
     head = f"<EvaluationResult profile={profile!r}: {len(systems)} systems × {questions} questions"
     width = max((len(s.system) for s in systems[:REPR_SYSTEMS]), default=0)
@@ -74,6 +76,9 @@ def result_repr(profile: str, systems: Sequence[SystemResult]) -> str:
     ]
     if len(systems) > REPR_SYSTEMS:
         lines.append(f"  ... {len(systems) - REPR_SYSTEMS} more (summary_frame() has all)")
+    lines += [f"  warning: {warning}" for warning in warnings[:REPR_SYSTEMS]]
+    if len(warnings) > REPR_SYSTEMS:
+        lines.append(f"  ... {len(warnings) - REPR_SYSTEMS} more warnings (.warnings has all)")
     return "\n".join([head, *lines]) + ">"
 
 

@@ -6,6 +6,7 @@ Numbers are formatted from the result record; nothing is recomputed here.
 from __future__ import annotations
 
 from assay.evaluation.benchmark import SystemResult
+from assay.evaluation.coverage import coverage_note
 from assay.evaluation.runs import EvaluationResult
 
 
@@ -33,10 +34,18 @@ def release_summary(system: SystemResult, *, released: bool = True) -> str:
     )
 
 
-def accounting_line(system: SystemResult) -> str:
-    """``52 questions = 45 scored + 2 empty + 1 status_substituted + 4 missing``."""
+def accounting_line(system: SystemResult, ignore_missing: bool = False) -> str:
+    """``52 questions = 45 scored + 2 empty + 1 status_substituted + 4 missing``.
+
+    Coverage under the partial-match threshold is said here too (the same test as
+    the warning on stderr), ``--ignore-missing`` or not.
+    """
     parts = " + ".join(f"{count} {name}" for name, count in system.accounting)
     line = f"{system.system}: {system.gold_count} questions = {parts}"
+    matched = system.gold_count - system.missing_prediction_count
+    note = coverage_note(matched, system.gold_count, ignore_missing)
+    if note is not None:
+        line += f"; {note}"
     if system.extra_prediction_count:
         line += f"; {system.extra_prediction_count} extra id(s) ignored"
     if system.duplicates:
