@@ -1,6 +1,7 @@
 """Pairs files: one ``{id, prediction, targets}`` row per line, streamed into :class:`Pair` records.
 
-A pairs file is JSONL, or CSV/TSV by suffix (``targets`` is then one target string);
+A pairs file is JSONL, or CSV/TSV by suffix (``targets`` is then one target string, or
+several when the cell holds a list: ``["a", "b"]``, or ``['a', 'b']`` as pandas writes it);
 ``-`` reads JSONL from standard input, and compression is recognised from the
 content (rows come from :func:`assay.io.tabular.iter_records`). ``targets`` may be a
 string or a list of strings; ``id`` is optional (``line-N`` when absent) but, when
@@ -11,6 +12,8 @@ Every error names file, line and field.
 
 from __future__ import annotations
 
+import ast
+import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -70,9 +73,12 @@ def read_pairs(path: str | Path, *, hashed_ids: bool = False) -> Iterator[Pair]:
         else:
             seen[pair_id] = line
 
+    from assay.io.sources import input_kind
+
+    cells = input_kind(source) in ("csv", "tsv")
     rows = 0
     for line, row in iter_records(source):
-        yield pair_of_row(row, path, line, check_id)
+        yield pair_of_row(row, path, line, check_id, list_cells=cells)
         rows += 1
     if not rows:
         raise InputFileError(
@@ -83,12 +89,14 @@ def read_pairs(path: str | Path, *, hashed_ids: bool = False) -> Iterator[Pair]:
 
 def pair_of_row(
     row: dict[str, Any], path: str, line: int,
-    check_id: Callable[[str, int], None] | None = None,
+    check_id: Callable[[str, int], None] | None = None, *, list_cells: bool = False,
 ) -> Pair:  # fmt: skip
     """One checked pairs row: prediction, targets, id, then ``no_answer_probability``.
 
     ``check_id(id, line)`` is called once the id is read (before the probability is
-    checked): :func:`read_pairs` refuses a repeated id there.
+    checked): :func:`read_pairs` refuses a repeated id there. ``list_cells`` (CSV and
+    TSV rows): a ``targets`` cell holding a list is read as several references
+    (:func:`targets_of_cell`).
 
     Raises:
         InputFileError: naming file, line and field for a missing or mistyped field.
@@ -101,7 +109,7 @@ def pair_of_row(
         )
     targets = row.get("targets")
     if isinstance(targets, str):
-        targets = [targets]
+        targets = targets_of_cell(targets, path, line) if list_cells else [targets]
     if not isinstance(targets, list) or not targets or not all(isinstance(t, str) for t in targets):
         raise InputFileError(
             path,
@@ -126,6 +134,39 @@ def pair_of_row(
         )
     return Pair(pair_id, prediction, tuple(targets), str(path), line,
                 None if chance is None else float(chance))  # fmt: skip
+
+
+def targets_of_cell(cell: str, path: str, line: int) -> list[str]:
+    """A CSV ``targets`` cell: one reference, or several when it holds a list of strings.
+
+    A cell that reads as a JSON list (``["a", "b"]``) or as the Python list pandas'
+    ``to_csv`` writes for a list column (``['a', 'b']``, read by ``ast.literal_eval``,
+    which evaluates literals only) is that list of references. Any other cell is one
+    reference, brackets and all (``[citation needed]`` reads as neither).
+
+    Raises:
+        InputFileError: the cell is a list that is not a non-empty list of strings.
+    """
+    text = cell.strip()
+    if not (text.startswith("[") and text.endswith("]")):
+        return [cell]
+    try:
+        value = json.loads(text)
+    except ValueError:
+        try:
+            value = ast.literal_eval(text)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            return [cell]
+    if isinstance(value, list) and value and all(isinstance(t, str) for t in value):
+        return value
+    raise InputFileError(
+        path,
+        f"the cell {cell!r} is a list but not a non-empty list of strings; give several "
+        'references as a list of strings (["a", "b"]), or one reference that is itself '
+        'bracketed as ["[1, 2]"]',
+        line=line,
+        field="targets",
+    )
 
 
 def _number_or_text(cell: str) -> float | str | None:

@@ -4,7 +4,9 @@ The first row names the columns; each later row becomes a ``{column: text}`` rec
 with an empty cell left out (so it reads like an absent field, not ``""``). The
 delimiter comes from the suffix (``.csv``: comma, ``.tsv``: tab, also under a
 compression suffix such as ``.csv.gz``), or for a name without one (and ``-``) from
-the first line (a tab, else a comma); quoting is RFC 4180 (``"a, b"``, ``""`` for
+the first line (a tab, else a comma); a header that holds no such delimiter but
+names two or more columns between semicolons (Excel's CSV in many locales) is read
+with ``;`` (:func:`sniff_delimiter`); quoting is RFC 4180 (``"a, b"``, ``""`` for
 a quote). Records carry the line their row starts on, so every message names file,
 line and column like the JSONL reader's.
 """
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -29,6 +32,18 @@ csv.field_size_limit(1 << 30)  # long model answers: the default 128 KiB limit w
 def _delimiter(path: str | Path) -> str:
     """The suffix's delimiter; without one (``-``, no suffix), the one the first line holds."""
     return "\t" if input_kind(path) == "tsv" else ","
+
+
+def sniff_delimiter(header: str, delimiter: str) -> str:
+    """``;`` when the header line holds no ``delimiter`` but ``;`` between two or more names.
+
+    Excel writes CSV with semicolons in locales whose decimal mark is a comma; read
+    with commas, its header would be one column named ``id;prediction;targets``.
+    """
+    if delimiter in header or ";" not in header:
+        return delimiter
+    names = [cell.strip() for cell in header.strip("\r\n").split(";")]
+    return ";" if len(names) > 1 and all(names) else delimiter
 
 
 def _header(reader: Iterator[list[str]], path: str) -> list[str]:
@@ -57,7 +72,14 @@ def iter_table(path: str | Path) -> Iterator[tuple[int, dict[str, str]]]:
     name = display_name(path)
     with open_source(path) as raw:
         text = io.TextIOWrapper(raw, encoding="utf-8", newline="")
-        reader = csv.reader(text, delimiter=_delimiter(path), strict=True)
+        try:
+            first = text.readline()
+        except UnicodeDecodeError as exc:
+            raise InputFileError(
+                name, f"not UTF-8 text ({exc.reason}); re-encode the file as UTF-8", line=1
+            ) from None
+        delimiter = sniff_delimiter(first, _delimiter(path))
+        reader = csv.reader(itertools.chain([first], text), delimiter=delimiter, strict=True)
         try:
             names = _header(reader, name)
             start = reader.line_num + 1
