@@ -43,6 +43,15 @@ def assay(*args: str | Path, stdin: bytes | None = None) -> subprocess.Completed
     )  # fmt: skip
 
 
+def error_line(done: subprocess.CompletedProcess[bytes]) -> str:
+    """The one ``error:`` line of a failed run, asserting no traceback and nothing else."""
+    err = done.stderr.decode("utf-8", "replace")
+    assert done.returncode != 0 and "Traceback" not in err, err
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), err
+    return lines[0]
+
+
 def table(records: list[dict[str, Any]], delimiter: str) -> bytes:
     """``records`` as CSV/TSV bytes with a header row (columns in first-seen order)."""
     columns = list(dict.fromkeys(key for record in records for key in record))

@@ -24,6 +24,7 @@ from assay.errors import (
     InvalidOptionError,
     UnknownNameError,
 )
+from assay.io.inputs_read import guarding_inputs
 
 # First match wins: subclasses before their bases.
 EXIT_CODES: tuple[tuple[type[AssayError], int], ...] = (
@@ -165,9 +166,14 @@ class AssayGroup(click.Group):
             formatter.write_dl(sorted(rows))
 
     def invoke(self, ctx: click.Context) -> Any:
-        """Run the subcommand, turning AssayError/OSError into :class:`TypedErrorExit`."""
+        """Run the subcommand, turning AssayError/OSError into :class:`TypedErrorExit`.
+
+        Every file the command reads is protected from its outputs
+        (:func:`assay.io.inputs_read.guarding_inputs`).
+        """
         try:
-            return super().invoke(ctx)
+            with guarding_inputs():
+                return super().invoke(ctx)
         except BrokenPipeError:
             raise  # the reader of standard output left: main() stops quietly
         except (AssayError, OSError) as error:

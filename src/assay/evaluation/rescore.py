@@ -126,9 +126,9 @@ class RescoreResult:
         """One row per sample: its log, id, epoch, status and each metric's value."""
         rows = []
         for index, rescored in enumerate(self.logs):
-            values = {s.key: i for i, s in enumerate(rescored.scored)}
+            values = {id(s): i for i, s in enumerate(rescored.scored)}  # each sample itself
             for sample in rescored.log.samples:
-                position = values.get(sample.key)
+                position = values.get(id(sample))
                 row: dict[str, Any] = {
                     "log": index, "task": rescored.log.task, "id": sample.id,
                     "epoch": sample.epoch,

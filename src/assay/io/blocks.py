@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import IO
 
 from assay.errors import InputFileError
+from assay.io.inputs_read import note_read
 from assay.io.jsonl import iter_jsonl_stream
 from assay.io.oddities import Oddities
 from assay.io.pairs import Pair, pair_of_row
@@ -53,9 +54,11 @@ class Block:
 
 def _open(path: str) -> IO[bytes]:
     try:
-        return open(path, "rb")  # noqa: SIM115 - the caller closes it
+        handle = open(path, "rb")  # noqa: SIM115 - the caller closes it
     except OSError as exc:
         raise InputFileError(path, f"cannot open file ({exc.strerror}); check the path") from None
+    note_read(path, handle)
+    return handle
 
 
 def splittable(path: str | Path) -> bool:
@@ -65,6 +68,7 @@ def splittable(path: str | Path) -> bool:
         return False
     try:
         with open(text, "rb") as handle:
+            note_read(text, handle)
             return os.path.isfile(text) and compression_of(handle.read(8)) is None
     except OSError:
         return False  # read as usual: the reader gives its one-line error

@@ -10,6 +10,9 @@
   a command will write (sidecars and results files included) with every input by
   device and inode, so a hard link, a symlink or another spelling of an input is
   refused before anything is written; two outputs naming one file are refused too.
+  Every write also refuses a file the command has read so far (:mod:`assay.io.inputs_read`:
+  files found inside a folder or beside a named input, not only those named), checked
+  before the write and again just before the replace.
 * **Concurrency.** :func:`directory_lock` takes an exclusive, non-blocking
   ``flock`` on a folder (the results folder): a second run writing the same folder
   at the same time stops with a clear message instead of interleaving its files.
@@ -30,6 +33,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from assay.errors import InputFileError, OutputFileError
+from assay.io.inputs_read import read_as
 
 _LOOP_HINT = "is a symlink loop (or a chain of links too long to follow); give a real path"
 
@@ -83,6 +87,40 @@ def check_output_path(path: str | Path, option: str | None = None) -> Path:
     return target
 
 
+def refuse_read_input(target: str | Path, option: str | None = None) -> None:
+    """Refuse a target that is a file this command has read (see :mod:`assay.io.inputs_read`).
+
+    Raises:
+        OutputFileError: naming the output, the input it is and what to do.
+    """
+    found = identity(target, option=option or "output")
+    source = None if found is None else read_as(found)
+    if source is not None:
+        raise OutputFileError(
+            target,
+            f"is also an input file ({source}); writing it would destroy that file, "
+            "choose another path",
+            field=option,
+        )
+
+
+def _replace(temporary: str, final: Path, target: Path, mode: int, option: str | None) -> None:
+    """Put the finished temporary file in place of ``final`` (removed on any failure)."""
+    try:
+        refuse_read_input(final, option)
+        os.chmod(temporary, mode)
+        os.replace(temporary, final)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise _cannot_write(target, exc, option) from None
+    except OutputFileError:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+    _fsync_folder(final.parent)
+
+
 def _final_target(target: Path) -> Path:
     """The file a replace must land on: a symlink's destination, else the path itself."""
     if target.is_symlink():
@@ -111,6 +149,7 @@ def _fsync_folder(folder: Path) -> None:
 
 
 STDOUT = "-"
+TWICE = "- (standard input) is given for two inputs; it can be read once, give - for one only"
 
 
 def is_stdout(path: str | Path | None) -> bool:
@@ -180,16 +219,10 @@ def open_output(path: str | Path, *, option: str | None = None) -> Iterator[Sink
             sys.stdout.buffer.flush()
         return
     target = check_output_path(path, option)
+    refuse_read_input(target, option)
     with _temporary_beside(target, option) as (stream, temporary, final, mode):
         yield Sink(stream, target, option)
-    try:
-        os.chmod(temporary, mode)
-        os.replace(temporary, final)
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise _cannot_write(target, exc, option) from None
-    _fsync_folder(final.parent)
+    _replace(temporary, final, target, mode, option)
 
 
 @contextlib.contextmanager
@@ -259,13 +292,7 @@ class StagedFile:
         Raises:
             OutputFileError: as :func:`write_bytes` (the staged file is removed).
         """
-        try:
-            os.chmod(self.temporary, self.mode)
-            os.replace(self.temporary, self.final)
-        except OSError as exc:
-            self.discard()
-            raise _cannot_write(self.target, exc, self.option) from None
-        _fsync_folder(self.final.parent)
+        _replace(self.temporary, self.final, self.target, self.mode, self.option)
         return self.target
 
     def discard(self) -> None:
@@ -286,6 +313,7 @@ def stage_file(path: str | Path, text: str, *, option: str | None = None) -> Sta
     """
     data = text.encode("utf-8", "backslashreplace")
     target = check_output_path(path, option)
+    refuse_read_input(target, option)
     with _temporary_beside(target, option) as (stream, temporary, final, mode):
         try:
             stream.write(data)
@@ -341,7 +369,12 @@ def refuse_overwriting_inputs(
     Raises:
         OutputFileError: an output would overwrite an input or another output, or is
             a symlink loop.
+        InputFileError: ``-`` (standard input) is given for two inputs: it can be read
+            only once.
     """
+    inputs = list(inputs)
+    if sum(is_stdout(path) for path in inputs) > 1:
+        raise InputFileError("<stdin>", TWICE)
     taken: dict[object, str] = {}
     for path in inputs:
         if is_stdout(path) or identity(path) is None:

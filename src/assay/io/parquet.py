@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.errors import InputFileError, MissingExtraError
+from assay.io.inputs_read import note_read
 from assay.io.sources import open_source
 
 BATCH_ROWS = 4096
@@ -71,6 +72,8 @@ def iter_parquet(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
         with open_source(source) as handle:
             source = arrow.BufferReader(handle.read())
         path = "<stdin>"
+    else:
+        note_read(path)  # no output of this command may replace it
     try:
         table = parquet.ParquetFile(source)
     except (FileNotFoundError, PermissionError, IsADirectoryError) as exc:
@@ -97,6 +100,17 @@ def iter_parquet(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
             yield number, _absent_nulls(row)
 
 
+def _escaped(value: Any) -> Any:
+    """``value`` with every lone surrogate of its strings as a backslash escape."""
+    if isinstance(value, str):
+        return value.encode("utf-8", "backslashreplace").decode("utf-8")
+    if isinstance(value, dict):
+        return {key: _escaped(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_escaped(item) for item in value]
+    return value
+
+
 def table_bytes(rows: Sequence[dict[str, Any]], columns: Sequence[tuple[str, str]]) -> bytes:
     """The rows as one Parquet file (zstd-compressed pages).
 
@@ -104,6 +118,10 @@ def table_bytes(rows: Sequence[dict[str, Any]], columns: Sequence[tuple[str, str
         rows: one dict per row; a missing key or ``None`` is a null.
         columns: ``(name, type)`` in order; type is ``string``, ``int64``, ``float64``,
             ``bool`` or ``list<string>``.
+
+    A lone surrogate (valid in a JSON string escape, so possible in any input) cannot be
+    UTF-8 in a Parquet string: it is written as its backslash escape, as every text
+    output writes it (:func:`assay.io.output.write_file`).
 
     Raises:
         MissingExtraError: pyarrow is not installed.
@@ -117,7 +135,10 @@ def table_bytes(rows: Sequence[dict[str, Any]], columns: Sequence[tuple[str, str
         "list<string>": arrow.list_(arrow.string()),
     }
     schema = arrow.schema([(name, types[kind]) for name, kind in columns])
-    table = arrow.Table.from_pylist(list(rows), schema=schema)
+    try:
+        table = arrow.Table.from_pylist(list(rows), schema=schema)
+    except UnicodeEncodeError:  # a lone surrogate somewhere: escape it, as text outputs do
+        table = arrow.Table.from_pylist([_escaped(row) for row in rows], schema=schema)
     buffer = io.BytesIO()
     parquet.write_table(table, buffer, compression="zstd")
     return buffer.getvalue()

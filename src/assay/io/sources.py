@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import IO, Any, cast
 
 from assay.errors import InputFileError
+from assay.io.inputs_read import note_read
 
 STDIN = "-"
 MAGIC = (
@@ -90,6 +91,7 @@ def has_parquet_magic(path: str | Path) -> bool:
         if not stat.S_ISREG(os.stat(path).st_mode):
             return False
         with open(path, "rb") as handle:
+            note_read(path, handle)
             head = handle.read(4)
             if head != PARQUET_MAGIC:
                 return False
@@ -141,6 +143,12 @@ def _stdin() -> tuple[IO[bytes], str]:
     """Standard input, decompressed, and its kind from a peek at its first bytes."""
     raw = sys.stdin.buffer
     if _STDIN and _STDIN[0][0] is raw:
+        if _STDIN[0][1].closed:  # another input of this command read it to its end
+            raise InputFileError(
+                display_name(STDIN),
+                "- (standard input) is already read by another input; give - for one "
+                "input only",
+            )
         return _STDIN[0][1], _STDIN[0][2]
     stream = _decompressed(raw, STDIN)
     kind = content_kind(cast(Any, stream).peek(PEEK_BYTES)[:PEEK_BYTES])
@@ -150,9 +158,11 @@ def _stdin() -> tuple[IO[bytes], str]:
 
 def _open_raw(path: str | Path) -> IO[bytes]:
     try:
-        return open(path, "rb")  # noqa: SIM115 - the caller closes the returned stream
+        handle = open(path, "rb")  # noqa: SIM115 - the caller closes the returned stream
     except OSError as exc:
         raise InputFileError(path, f"cannot open file ({exc.strerror}); check the path") from None
+    note_read(path, handle)  # no output of this command may replace it
+    return handle
 
 
 def compression_of(head: bytes) -> str | None:

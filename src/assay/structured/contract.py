@@ -31,6 +31,7 @@ from typing import Any
 
 from assay.errors import InputFileError
 from assay.io.jsonl import loads_strict
+from assay.io.sources import display_name, open_source
 from assay.structured.ecma_regex import DEFAULT_TIMEOUT, PatternError, compile_pattern
 from assay.structured.schema_compiled import compile_schema
 from assay.structured.schema_formats import format_checker
@@ -292,18 +293,23 @@ def contract_from_schema(
 def load_contract(path: str | Path, *, pattern_timeout: float = DEFAULT_TIMEOUT) -> Contract:
     """Read a JSON Schema file with the strict decoder and check it.
 
-    Duplicate keys and NaN/Infinity are refused, as in every other input.
+    Duplicate keys and NaN/Infinity are refused, as in every other input. ``-`` is
+    standard input; gzip/bz2/xz/zstd files are read decompressed, as every input is
+    (:func:`assay.io.sources.open_source`).
 
     Raises:
         InputFileError: the file cannot be read, is not strict JSON, or is not a valid
             schema; the message names the file, line and field.
     """
+    name = display_name(path)
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
+        with open_source(path) as handle:
+            text = handle.read().decode("utf-8-sig")
     except OSError as exc:
-        raise InputFileError(path, f"cannot open file ({exc.strerror}); check the path") from None
+        raise InputFileError(name, f"cannot read file ({exc.strerror}); check the path") from None
     except UnicodeDecodeError as exc:
-        raise InputFileError(path, f"not UTF-8 text ({exc.reason}); re-encode as UTF-8") from None
+        raise InputFileError(name, f"not UTF-8 text ({exc.reason}); re-encode as UTF-8") from None
+    path = name
     try:
         schema = loads_strict(text, path, None)
     except InputFileError as error:

@@ -8,15 +8,17 @@ samples files are read) or an lm-eval samples file (lines with ``doc_id`` and
 ``samples_*.jsonl``, ``*.eval`` and inspect_ai ``*.json`` logs.
 
 ``-`` reads one log from standard input, held in memory (a ``.eval`` archive is a
-zip, read by seeking) and recognised by its content the same way. An lm-eval
-samples file read there has no name to take the task from (the task is
-``unknown``) and no results file beside it; an lm-eval results file there is
-refused, as its samples files are found beside it.
+zip, read by seeking) and recognised by its content the same way; so does a pipe
+or FIFO given as a file (``<(cat log.json)``): read once, never peeked at and
+opened again. An lm-eval samples file read there has no name to take the task
+from (the task is ``unknown``) and no results file beside it; an lm-eval results
+file there is refused, as its samples files are found beside it.
 """
 
 from __future__ import annotations
 
 import io
+import stat
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -25,6 +27,7 @@ from assay.io.harness import inspect_log, lm_eval
 from assay.io.harness.common import parse_json
 from assay.io.harness.records import INSPECT_AI, LM_EVAL, HarnessLog, HarnessSample
 from assay.io.harness.zipped import is_zip
+from assay.io.inputs_read import note_read
 from assay.io.sources import STDIN, display_name, open_source
 
 __all__ = ["INSPECT_AI", "LM_EVAL", "HarnessLog", "HarnessSample", "read_harness_logs"]
@@ -101,6 +104,8 @@ NOT_A_LOG = (
 
 
 def _read_file(path: Path, filter_name: str | None, prediction_from: str) -> list[HarnessLog]:
+    if not _is_regular(path):  # a pipe or FIFO: its bytes can be read only once
+        return _read_held(_read_bytes(path), display_name(path), filter_name, prediction_from)
     if is_zip(_head(path)):
         return [inspect_log.read_eval_log(path, prediction_from)]
     data = _read_bytes(path)
@@ -115,25 +120,42 @@ def _read_file(path: Path, filter_name: str | None, prediction_from: str) -> lis
 
 
 def _read_stdin(filter_name: str | None, prediction_from: str) -> list[HarnessLog]:
-    """The log on standard input, held in memory (a ``.eval`` zip is read by seeking)."""
-    data = _read_bytes(Path(STDIN))  # gzip/bz2/xz/zstd sniffed, as for a file
+    """The log on standard input (gzip/bz2/xz/zstd sniffed, as for a file)."""
+    return _read_held(_read_bytes(Path(STDIN)), STDIN_NAME, filter_name, prediction_from)
+
+
+def _read_held(
+    data: bytes, name: str, filter_name: str | None, prediction_from: str
+) -> list[HarnessLog]:
+    """The log of bytes read once (standard input, a pipe), held in memory.
+
+    A ``.eval`` zip is read by seeking in memory.
+    """
     if not data.strip():
-        raise InputFileError(STDIN_NAME, "is empty; pipe a harness log into assay rescore -")
+        hint = "pipe a harness log into assay rescore -" if name == STDIN_NAME else "give a log"
+        raise InputFileError(name, f"is empty; {hint}")
     if is_zip(data):
-        return [inspect_log.read_eval_log(io.BytesIO(data), prediction_from, name=STDIN_NAME)]
-    if _first_line_is_sample(data, STDIN_NAME):
-        stream = io.BytesIO(data)
-        return lm_eval.read_samples_stream(stream, STDIN_NAME, filter_name=filter_name)
-    document = parse_json(data, STDIN_NAME)
+        return [inspect_log.read_eval_log(io.BytesIO(data), prediction_from, name=name)]
+    if _first_line_is_sample(data, name):
+        return lm_eval.read_samples_stream(io.BytesIO(data), name, filter_name=filter_name)
+    document = parse_json(data, name)
     if inspect_log.is_log(document):
-        return [inspect_log.read_json_log(STDIN_NAME, document, prediction_from)]
+        return [inspect_log.read_json_log(name, document, prediction_from)]
     if lm_eval.is_results(document):
         raise InputFileError(
-            STDIN_NAME,
+            name,
             "is an lm-eval results file, whose samples files are found beside it; give its "
             "path, or pipe one samples_<task>_<date>.jsonl file",
         )
-    raise InputFileError(STDIN_NAME, NOT_A_LOG)
+    raise InputFileError(name, NOT_A_LOG)
+
+
+def _is_regular(path: Path) -> bool:
+    """False for a pipe, FIFO or device; a missing file counts as regular (its open fails)."""
+    try:
+        return stat.S_ISREG(path.stat().st_mode)
+    except OSError:
+        return True
 
 
 def _first_line_is_sample(data: bytes, name: str) -> bool:
@@ -154,6 +176,7 @@ def _read_bytes(path: Path) -> bytes:
 def _head(path: Path) -> bytes:
     try:
         with path.open("rb") as handle:
+            note_read(path, handle)
             return handle.read(4)
     except OSError as exc:
         raise InputFileError(path, f"cannot open ({exc.strerror or exc}); check the path") from None

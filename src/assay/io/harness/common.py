@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from assay.errors import InputFileError
+from assay.io.inputs_read import note_read
+from assay.io.json_errors import huge_number_error
 
 
 def parse_json(data: bytes | str, path: str, *, line: int | None = None) -> Any:
@@ -32,12 +34,19 @@ def parse_json(data: bytes | str, path: str, *, line: int | None = None) -> Any:
         ) from None
     except RecursionError:
         raise InputFileError(path, "JSON nested too deeply to read", line=line) from None
+    except ValueError:  # an integer literal longer than Python reads (4,300 digits)
+        located = huge_number_error(text, path, line, floats_too=False)
+        raise located or InputFileError(
+            path, "holds a number Python cannot read; is the log corrupt?", line=line
+        ) from None
 
 
 def read_json_file(path: str | Path) -> Any:
     """One JSON document from a file (see :func:`parse_json`)."""
     try:
-        data = Path(path).read_bytes()
+        with open(path, "rb") as handle:
+            note_read(path, handle)
+            data = handle.read()
     except OSError as exc:
         raise InputFileError(path, f"cannot read ({exc.strerror or exc})") from None
     return parse_json(data, str(path))

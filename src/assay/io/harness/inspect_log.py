@@ -99,6 +99,7 @@ def _log(
         )
     spec = field(header, "eval", dict, path)
     samples = [_sample(where, record, path, prediction_from) for where, record in records]
+    _refuse_repeats(samples, path)
     packages = mapping(spec, "packages")
     task_version = spec.get("task_version")
     return HarnessLog(
@@ -115,6 +116,20 @@ def _log(
         samples=tuple(_ordered(samples, spec)),
         extra={"status": _text(header.get("status"))},
     )
+
+
+def _refuse_repeats(samples: list[HarnessSample], path: str) -> None:
+    """Refuse a sample epoch logged twice (each (id, epoch) is one scored unit)."""
+    seen: dict[tuple[str, int | None], HarnessSample] = {}
+    for sample in samples:
+        first = seen.setdefault((repr(sample.id), sample.epoch), sample)
+        if first is not sample:
+            raise InputFileError(
+                f"{path} ({sample.where})",
+                f"sample {sample.id!r} epoch {sample.epoch} is also {first.where}; a log "
+                "holds each sample epoch once, remove the repeat",
+                field="id",
+            )
 
 
 def _text(value: Any) -> str | None:

@@ -195,6 +195,7 @@ def _samples_by_filter(
     """The samples of each filter, and the filters whose samples are multiple-choice."""
     by_filter: dict[str, list[HarnessSample]] = {}
     choices: set[str] = set()
+    seen: dict[tuple[str, int | str], int] = {}  # (filter, doc_id) -> its first line
     for line, record in _records(handle, name):
         if not is_sample(record):
             raise InputFileError(
@@ -205,6 +206,15 @@ def _samples_by_filter(
             )
         filter_name = field(record, "filter", str, name, line=line)
         sample, chosen = _sample(record, name, line)
+        first = seen.setdefault((filter_name, sample.id), line)
+        if first != line:
+            raise InputFileError(
+                name,
+                f"doc_id {sample.id} under filter {filter_name!r} is also on line {first}; "
+                "a samples file holds each document once per filter, remove the repeat",
+                line=line,
+                field="doc_id",
+            )
         by_filter.setdefault(filter_name, []).append(sample)
         if chosen:
             choices.add(filter_name)

@@ -6,7 +6,15 @@ older ones. Python's :mod:`zipfile` reads the central directory of both but can
 decompress only stored/deflate/bzip2/lzma members (before Python 3.14), so a
 Zstandard member is read here: its local header is skipped (APPNOTE 4.3.7: 30
 bytes, then the name and the extra field), its compressed bytes are decompressed
-with ``zstandard`` and the CRC-32 is checked against the directory's.
+with ``zstandard`` as a stream that stops as soon as it passes the size the
+directory records (a small member cannot expand to gigabytes in memory), and the
+CRC-32 is checked against the directory's.
+
+What a ``.eval`` log never holds is refused by member, in one line: an encrypted
+member (flag bit 0, or strong encryption, bit 6), compressed patched data (bit 5),
+a compression method other than stored, deflate, bzip2, lzma and Zstandard (99 is
+WinZip AES), and a member name that is not UTF-8 although the archive says it is
+(bit 11).
 """
 
 from __future__ import annotations
@@ -21,6 +29,9 @@ from typing import IO
 from assay.errors import InputFileError, MissingExtraError
 
 ZSTD_METHOD = 93
+METHODS = {0: "stored", 8: "deflate", 12: "bzip2", 14: "lzma", ZSTD_METHOD: "zstd"}
+_ENCRYPTED, _PATCHED, _STRONG_ENCRYPTION = 1 << 0, 1 << 5, 1 << 6  # APPNOTE 4.4.4 flag bits
+_CHUNK = 1 << 20
 _LOCAL_HEADER = struct.Struct("<4s5HLLLHH")  # APPNOTE 4.3.7, 30 bytes
 _LOCAL_SIGNATURE = b"PK\x03\x04"
 
@@ -38,7 +49,13 @@ class ZipMembers:
         self.path = str(source) if name is None else name
         try:
             self._zip = zipfile.ZipFile(source)
-        except (zipfile.BadZipFile, OSError) as exc:
+        except UnicodeDecodeError:
+            raise InputFileError(
+                self.path,
+                "a member name is not UTF-8 although the archive says it is (zip flag bit "
+                "11); the .eval log is corrupt, write it again",
+            ) from None
+        except (zipfile.BadZipFile, OSError, ValueError, EOFError, struct.error) as exc:
             raise InputFileError(
                 self.path, f"not a readable zip archive ({exc}); the .eval log may be truncated"
             ) from None
@@ -64,11 +81,15 @@ class ZipMembers:
         info = self._infos.get(name)
         if info is None:
             raise InputFileError(self.path, f"the archive has no member {name!r}", field=name)
+        problem = _unreadable(info)
+        if problem is not None:
+            raise InputFileError(self.path, f"member {name!r} {problem}", field=name)
         try:
             if info.compress_type != ZSTD_METHOD:
                 return self._zip.read(info)
             data = _decompress_zstd(self._raw_member(info), info.file_size)
-        except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError) as exc:
+        except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, RuntimeError,
+                NotImplementedError, struct.error) as exc:  # fmt: skip
             raise InputFileError(
                 self.path, f"member {name!r} is corrupt ({exc})", field=name
             ) from None
@@ -91,6 +112,25 @@ class ZipMembers:
         return data
 
 
+def _unreadable(info: zipfile.ZipInfo) -> str | None:
+    """Why a member cannot be read here (what ``.eval`` logs never hold), or ``None``."""
+    if info.flag_bits & (_ENCRYPTED | _STRONG_ENCRYPTION):
+        return "is encrypted; assay reads .eval logs as inspect_ai writes them, unencrypted"
+    if info.flag_bits & _PATCHED:
+        return (
+            "holds compressed patched data (zip flag bit 5), which .eval logs never use; "
+            "the archive is corrupt, write it again"
+        )
+    if info.compress_type not in METHODS:
+        method = info.compress_type
+        what = " (WinZip AES encryption)" if method == 99 else ""
+        return (
+            f"uses compression method {method}{what}; assay reads "
+            + ", ".join(METHODS.values()) + ", as inspect_ai writes them"
+        )  # fmt: skip
+    return None
+
+
 def _decompress_zstd(data: bytes, size: int) -> bytes:
     try:
         import zstandard
@@ -98,13 +138,20 @@ def _decompress_zstd(data: bytes, size: int) -> bytes:
         raise MissingExtraError(
             "reading a Zstandard-compressed .eval log", "zstandard", "zstd"
         ) from None
+    reader = zstandard.ZstdDecompressor().stream_reader(io.BytesIO(data), read_across_frames=True)
+    chunks: list[bytes] = []
+    total = 0
     try:
-        reader = zstandard.ZstdDecompressor().stream_reader(
-            io.BytesIO(data), read_across_frames=True
-        )
-        out = reader.read()
+        while total <= size:  # one byte past the recorded size is enough to refuse it
+            chunk = reader.read(min(_CHUNK, size + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
     except zstandard.ZstdError as exc:
         raise ValueError(str(exc)) from None
-    if len(out) != size:
-        raise ValueError(f"{len(out)} bytes decompressed, the directory says {size}")
-    return out
+    if total > size:
+        raise ValueError(f"it expands past the {size:,} bytes the directory records")
+    if total != size:
+        raise ValueError(f"{total} bytes decompressed, the directory says {size}")
+    return b"".join(chunks)

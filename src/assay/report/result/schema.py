@@ -107,6 +107,46 @@ _ITEM = {
     },
 }  # fmt: skip
 
+_INT64 = {"type": "integer", "minimum": 0, "maximum": 2**63 - 1}  # a Parquet int64 column
+_FLAG = {"type": ["boolean", "null"]}
+_STRINGS = {"type": "array", "items": STRING}
+_MAYBE_STRING = {"type": ["string", "null"]}
+#: One structured item as the per-item renderers read it (CSV, HTML table, Parquet).
+_STRUCTURED_ITEM = {
+    "type": "object",
+    "required": ["bucket", "end_to_end_pass", "fact", "format", "id", "line", "response"],
+    "properties": {
+        "id": STRING, "line": {**_INT64, "type": ["integer", "null"]}, "bucket": STRING,
+        "end_to_end_pass": _FLAG, "response": STRING,
+        "format": {
+            "type": "object",
+            "required": ["field_errors", "reasons", "verdict", "would_pass_if_unwrapped"],
+            "properties": {
+                "verdict": STRING, "reasons": _STRINGS, "would_pass_if_unwrapped": _FLAG,
+                "field_errors": {"type": "array", "items": {
+                    "type": "object", "required": ["keyword", "pointer"],
+                    "properties": {"keyword": STRING, "pointer": _MAYBE_STRING},
+                }},
+            },
+        },
+        "fact": {
+            "type": "object",
+            "required": ["all_supported", "claims", "counts", "missing_required", "reason",
+                         "source", "status"],
+            "properties": {
+                "status": STRING, "reason": _MAYBE_STRING, "source": _MAYBE_STRING,
+                "all_supported": _FLAG, "claims": {"type": "array"},
+                "missing_required": _STRINGS,
+                "counts": {
+                    "type": "object",
+                    "required": ["contradicted", "insufficient", "judge_failed", "supported"],
+                    "additionalProperties": _INT64,
+                },
+            },
+        },
+    },
+}  # fmt: skip
+
 STRUCTURED_SCHEMA: dict[str, Any] = {
     "type": "object",
     "required": [
@@ -116,7 +156,7 @@ STRUCTURED_SCHEMA: dict[str, Any] = {
     "properties": {
         "kind": {"const": "assay.structured"},
         "report_version": {"const": 1},
-        "items": {"type": "array", "items": OBJECT},
+        "items": {"type": "array", "items": _STRUCTURED_ITEM},
         "headlines": {"type": "array"},
         **{key: OBJECT for key in ("contract", "cross_tab", "fact", "format", "identity")},
     },
