@@ -14,6 +14,7 @@ message names the input that was wrong and what to do about it::
     ├── InputFileError (ValueError)            a file that cannot be read: names file, line, field
     │   └── OutputFileError                    a file that cannot be written: names file, option
     ├── MissingExtraError (ImportError)        an optional package is absent: names the extra
+    ├── JudgeUnreachableError                  every judged item failed for one transport reason
     └── AccountingError (RuntimeError)         buckets that do not sum to their total (a bug)
 
 The CLI maps each class to an exit code in one table (``assay.cli.main``).
@@ -137,6 +138,14 @@ class CoverageWarning(UserWarning):
 
 class AccountingError(AssayError, RuntimeError):
     """An accounting identity failed: buckets do not sum to their total (a bug, not user error)."""
+
+
+class JudgeUnreachableError(AssayError):
+    """Every item an LLM judge was asked about failed for one and the same transport reason.
+
+    (The endpoint is unreachable, or refuses every request: a wrong URL, key or model.)
+    The report is written first, as evidence; the command then exits with code 4.
+    """
 
 
 class MissingExtraError(AssayError, ImportError):

@@ -15,6 +15,7 @@ from typing import Any, TypeVar, cast
 
 import click
 
+from assay.cli.stdout import echo_written, stdout_taken
 from assay.io.output import refuse_overwriting_inputs
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -57,6 +58,8 @@ class JudgeArgs:
             cache_dir=self.judge_cache, offline=self.judge_offline,
         )  # fmt: skip
         config.validate()  # before any input is read
+        if not config.offline:
+            config.api_key()  # a key variable named but not set: one line now, not per item
         return config
 
 
@@ -109,30 +112,90 @@ def echo_run_counts(counts: Any, ledger: Path) -> None:
     )
 
 
+_INPUT = click.Path(dir_okay=False, path_type=Path, allow_dash=True)
+
+
+def ledger_outputs(config: Any) -> list[tuple[str, Path]]:
+    """The ledger file as an output of the command (appended to: no output may be it)."""
+    from assay.judge.ledger import LEDGER_FILE
+
+    return [("--judge-cache", config.ledger_dir() / LEDGER_FILE)]
+
+
+def refuse_two_stdins(options: dict[str, Path | None]) -> None:
+    """At most one input may be ``-`` (standard input is read once)."""
+    dashes = [name for name, path in options.items() if path is not None and str(path) == "-"]
+    if len(dashes) > 1:
+        raise click.UsageError(
+            f"{' and '.join(dashes)} both read standard input ('-'); give one of them a file"
+        )
+
+
+def read_rubric(path: Path) -> str:
+    """The rubric text: a file or ``-``, compressed or not, UTF-8 (a byte-order mark dropped).
+
+    Raises:
+        InputFileError: unreadable, or not UTF-8 text.
+    """
+    from assay.errors import InputFileError
+    from assay.io.sources import display_name, open_source
+
+    with open_source(path) as handle:
+        data = handle.read()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputFileError(
+            display_name(path), f"not UTF-8 text ({exc.reason} at byte {exc.start + 1}); "
+            "re-encode the rubric as UTF-8", field="--rubric",
+        ) from None  # fmt: skip
+    return text.removeprefix("\ufeff")
+
+
+def refuse_unreachable(rows: list[dict[str, Any]], what: str, written: str) -> None:
+    """Exit 4 (one line) when every judged item failed for one transport reason."""
+    from assay.errors import JudgeUnreachableError
+    from assay.judge.runner import transport_failure
+
+    reason = transport_failure(rows)
+    if reason is not None:
+        raise JudgeUnreachableError(
+            f"the judge: every one of the {len(rows)} {what} failed with {reason}; check "
+            f"--judge-url, --judge-model and --judge-key-env (the report {written} holds "
+            "each failure; the next run asks again)"
+        )
+
+
 @click.command("judge", short_help="Judge open answers against a rubric with an LLM judge.")
-@click.option("--items", "items_path", required=True, type=_FILE,
-              help="JSONL of {id, answer, question?, reference?, rubric?}.")  # fmt: skip
-@click.option("--rubric", "rubric_path", type=_FILE, default=None,
-              help="A text file with the rubric (a row's own 'rubric' wins).")  # fmt: skip
+@click.option("--items", "items_path", required=True, type=_INPUT,
+              help="JSONL of {id, answer, question?, reference?, rubric?}; '-': stdin.")
+@click.option("--rubric", "rubric_path", type=_INPUT, default=None,
+              help="The rubric's text file ('-': stdin); a row's own 'rubric' wins.")
 @click.option("--output", "output_path", required=True, type=_FILE,
-              help="Where to write the JSON report.")  # fmt: skip
+              help="Where to write the JSON report ('-': stdout, the report alone).")  # fmt: skip
 @judge_options
 def judge_command(
     items_path: Path, rubric_path: Path | None, output_path: Path, judge: JudgeArgs
 ) -> None:
-    """Score open answers with the `judge` metric: pass/fail by an LLM judge, replayable."""
+    """Score open answers with the `judge` metric: pass/fail by an LLM judge, replayable.
+
+    Exit 4 when every item failed for one transport reason (the report is written).
+    """
     from assay.judge.answers import judge_answers, read_answer_items
     from assay.report.judge_files import print_judge_report, render_judge_json
 
-    inputs = [p for p in (items_path, rubric_path) if p is not None]
-    refuse_overwriting_inputs({"--output": output_path}, inputs)
+    refuse_two_stdins({"--items": items_path, "--rubric": rubric_path})
     config = judge.config()
-    rubric = rubric_path.read_text(encoding="utf-8") if rubric_path is not None else None
+    inputs = [p for p in (items_path, rubric_path) if p is not None]
+    refuse_overwriting_inputs([*ledger_outputs(config), ("--output", output_path)], inputs)
+    rubric = read_rubric(rubric_path) if rubric_path is not None else None
     report, counts = judge_answers(read_answer_items(items_path), rubric, config)
     _write(output_path, render_judge_json(report))
     echo_run_counts(counts, config.ledger_dir())
-    print_judge_report(report)
-    click.echo(f"wrote {output_path}")
+    taken = stdout_taken([output_path])
+    print_judge_report(report, err=taken)
+    echo_written([output_path])
+    refuse_unreachable(report["items"], "items", "written" if taken else str(output_path))
 
 
 def _write(path: Path, text: str) -> None:
@@ -142,12 +205,12 @@ def _write(path: Path, text: str) -> None:
 
 
 @click.command("judge-calibrate", short_help="Judge vs human labels: Cohen's kappa.")
-@click.option("--human", "human_path", required=True, type=_FILE,
-              help="JSONL of {id, label} human labels (optional 'judge' field).")  # fmt: skip
-@click.option("--judged", "judged_path", type=_FILE, default=None,
-              help="An `assay judge` report whose verdicts are compared.")  # fmt: skip
+@click.option("--human", "human_path", required=True, type=_INPUT,
+              help="JSONL of {id, label} human labels, optional 'judge'; '-': stdin.")
+@click.option("--judged", "judged_path", type=_INPUT, default=None,
+              help="An `assay judge` report whose verdicts are compared ('-': stdin).")  # fmt: skip
 @click.option("--output", "output_path", type=_FILE, default=None,
-              help="Write the calibration JSON here.")  # fmt: skip
+              help="Write the calibration JSON here ('-': stdout, the JSON alone).")  # fmt: skip
 def judge_calibrate_command(
     human_path: Path, judged_path: Path | None, output_path: Path | None
 ) -> None:
@@ -155,6 +218,7 @@ def judge_calibrate_command(
     from assay.judge.calibrate import calibration, read_labels
     from assay.report.judge_files import print_calibration, render_calibration_json
 
+    refuse_two_stdins({"--human": human_path, "--judged": judged_path})
     inputs = [p for p in (human_path, judged_path) if p is not None]
     refuse_overwriting_inputs({"--output": output_path}, inputs)
     human = read_labels(human_path)
@@ -162,9 +226,9 @@ def judge_calibrate_command(
     result = calibration(human, judged)
     if output_path is not None:
         _write(output_path, render_calibration_json(result))
-    print_calibration(result)
+    print_calibration(result, err=stdout_taken([output_path]))
     if output_path is not None:
-        click.echo(f"wrote {output_path}")
+        echo_written([output_path])
 
 
 def _judged_labels(
@@ -185,10 +249,24 @@ def _judged_labels(
                 "give --judged REPORT.json, or a 'judge' field in the --human rows"
             )
         return labels
+    from assay.io.sources import display_name
     from assay.report.judge_files import read_judge_report
 
     report = read_judge_report(judged_path)
-    return {
+    judged = {
         row["id"]: (None if row["verdict"] == "judge_failed" else row["verdict"])
         for row in report["items"]
     }
+    if judged and not set(judged) & set(human):
+        raise InputFileError(
+            display_name(judged_path),
+            f"no id in common with {display_name(human_path)}: 0 of {len(human)} human labels "
+            f"have a judged item (judged ids e.g. {_examples(judged)}; human ids e.g. "
+            f"{_examples(human)}); check that the report judged these items",
+            field="id",
+        )
+    return judged
+
+
+def _examples(ids: dict[str, Any]) -> str:
+    return ", ".join(repr(i) for i in sorted(ids)[:3])

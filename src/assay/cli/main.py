@@ -22,6 +22,7 @@ from assay.errors import (
     InputFileError,
     InvalidInputError,
     InvalidOptionError,
+    JudgeUnreachableError,
     UnknownNameError,
 )
 from assay.io.inputs_read import guarding_inputs
@@ -32,6 +33,7 @@ EXIT_CODES: tuple[tuple[type[AssayError], int], ...] = (
     (InvalidOptionError, 2),
     (InputFileError, 3),
     (InvalidInputError, 3),
+    (JudgeUnreachableError, 4),
     (AssayError, 1),
 )
 

@@ -10,7 +10,13 @@ import click
 
 from assay.cli.dask_flags import dask_option, partition_lines
 from assay.cli.forked import ChildFailedError, can_fork, in_child
-from assay.cli.judge_cmd import JudgeArgs, echo_run_counts, judge_options
+from assay.cli.judge_cmd import (
+    JudgeArgs,
+    echo_run_counts,
+    judge_options,
+    ledger_outputs,
+    refuse_unreachable,
+)
 from assay.cli.stdout import echo_written, side_console, stdout_taken
 from assay.collector import collector_paused
 from assay.io.bundled import data_path
@@ -103,8 +109,9 @@ def structured_command(
         references_path = base / "references.jsonl"
     elif items_path is None or schema_path is None or output_path is None:
         raise click.UsageError("give --items, --schema and --output (or --example)")
+    ledger = ledger_outputs(judge.config()) if judge.asked else []
     refuse_overwriting_inputs(
-        {"--output": output_path, "--per-item": per_item_path},
+        [*ledger, ("--output", output_path), ("--per-item", per_item_path)],
         [p for p in (items_path, schema_path, references_path) if p is not None],
     )
     report, later = _score(
@@ -118,6 +125,9 @@ def structured_command(
         write_per_item(report, per_item_path, "--per-item")
     render_structured_terminal(report, side_console(stdout_taken(written)))
     echo_written(written)
+    if "llm_judge" in report:
+        where = "written" if output_path is None or stdout_taken([output_path]) else output_path
+        refuse_unreachable(report["llm_judge"]["claims"], "claims judged", str(where))
 
 
 def _score(
@@ -152,8 +162,8 @@ def _score(
         if llm is not None:
             llm.close()
     if llm is not None:
-        if llm.offline_miss is not None:
-            raise llm.offline_miss
+        if llm.fatal is not None:
+            raise llm.fatal
         report["llm_judge"] = llm.summary()
         echo_run_counts(llm.run.counts, llm.run.config.ledger_dir())
     return report, []

@@ -11,8 +11,11 @@ the structured signature. A claim whose votes give no verdict raises
 
 Claims are judged one at a time (the structured scorer asks for them in
 order); the votes of one claim go out concurrently. Offline, a claim missing
-from the ledger is kept in ``offline_miss`` (the scorer would record any
-exception as ``judge_failed``); callers raise it after scoring.
+from the ledger is kept in ``fatal`` (the scorer would record any
+exception as ``judge_failed``), and so is a corrupt ledger line: ``fatal``, which
+callers raise after scoring. Any other exception a claim's judging raises makes
+that claim ``judge_failed`` with the exception as its reason, counted in
+:meth:`LLMClaimJudge.summary` like every other judged claim.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from assay.errors import AssayError
+from assay.errors import AssayError, InputFileError, MissingExtraError
 from assay.judge.answers import claim_fields
 from assay.judge.config import JudgeConfig, fingerprint_text
 from assay.judge.ledger import LedgerMissError
@@ -38,7 +41,7 @@ class LLMClaimJudge:
     def __init__(self, config: JudgeConfig) -> None:
         self.run = JudgeRun(config, CLAIM)
         self.verdicts: list[ItemVerdict] = []
-        self.offline_miss: LedgerMissError | None = None
+        self.fatal: AssayError | None = None
 
     @property
     def name(self) -> str:
@@ -54,9 +57,11 @@ class LLMClaimJudge:
         """
         try:
             (verdict,) = self.run.judge_many([claim_fields(claim, statements, contradictions)])
-        except LedgerMissError as miss:  # the scorer turns exceptions into judge_failed:
-            self.offline_miss = self.offline_miss or miss  # keep it for the caller to raise
+        except (LedgerMissError, InputFileError, MissingExtraError) as stop:  # the scorer turns
+            self.fatal = self.fatal or stop  # exceptions into judge_failed: the caller raises it
             raise
+        except Exception as exc:  # noqa: BLE001 - counted as this claim's judge_failed
+            verdict = ItemVerdict(JUDGE_FAILED, f"judge error: {type(exc).__name__}: {exc}", ())
         self.verdicts.append(verdict)
         if verdict.verdict == JUDGE_FAILED:
             raise JudgeFailure(verdict.reason)

@@ -267,14 +267,15 @@ def usage_totals(verdicts: Sequence[ItemVerdict]) -> dict[str, Any]:
     return {**totals, "cost": cost, "votes": len(votes), "votes_with_usage": reported}
 
 
-def transport_failure(verdicts: Sequence[ItemVerdict]) -> str | None:
+def transport_failure(rows: Sequence[dict[str, Any]]) -> str | None:
     """The one transport reason every vote of every item failed with, else ``None``.
 
+    ``rows``: items (or claims) in their report form (``verdict``, ``votes``).
     Transport: a timeout, a lost or refused connection, or an HTTP status (any):
     the endpoint is unreachable or refuses every request (a wrong URL, key or model).
     """
-    reasons = {v.reason for item in verdicts for v in item.votes}
-    if not verdicts or any(item.verdict != JUDGE_FAILED for item in verdicts) or len(reasons) != 1:
+    reasons = {vote["reason"] for row in rows for vote in row["votes"]}
+    if not rows or any(row["verdict"] != JUDGE_FAILED for row in rows) or len(reasons) != 1:
         return None
     (reason,) = reasons
     status = reason.startswith("http_") and reason[5:].isdigit()
