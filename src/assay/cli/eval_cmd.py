@@ -76,8 +76,13 @@ def systems_from_options(
 
 
 @contextmanager
-def progress_bar(total: int) -> Iterator[Callable[[str], None] | None]:
-    """A rich progress bar on a terminal with several systems; nothing otherwise."""
+def progress_bar(
+    total: int, what: str = "scoring systems"
+) -> Iterator[Callable[[str], None] | None]:
+    """A rich progress bar on a terminal with several items (systems; ``what`` says which).
+
+    Nothing otherwise: one item, or stderr not a terminal. The callback advances it by one.
+    """
     if total < 2 or not sys.stderr.isatty():
         yield None
         return
@@ -85,7 +90,7 @@ def progress_bar(total: int) -> Iterator[Callable[[str], None] | None]:
     from rich.progress import Progress
 
     with Progress(console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task("scoring systems", total=total)
+        task = bar.add_task(what, total=total)
         yield lambda _name: bar.advance(task)
 
 

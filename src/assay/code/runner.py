@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from assay._version import __version__
 from assay.code.languages import LANGUAGES, Language, get_language, interpreter
@@ -48,6 +49,7 @@ class CodeReport:
     problems: tuple[Problem, ...]
     results: tuple[SampleResult, ...]
     pass_at_k: tuple[PassAtK, ...]
+    warnings: tuple[str, ...] = ()
 
     @property
     def signature(self) -> str:
@@ -85,6 +87,7 @@ class CodeReport:
             "sandbox": self.isolation.to_dict(),
             "interpreters": self.interpreters,
             "processes_left_behind": sum(r.left_behind for r in self.results),
+            "warnings": list(self.warnings),
         }
 
     def _task(self, task: str, n: int, c: int) -> dict[str, object]:
@@ -120,21 +123,116 @@ def _version(path: Path) -> str:
     return (done.stdout or done.stderr).decode(errors="replace").strip() or "unknown"
 
 
-def evaluate(
+DEFAULT_KS = (1, 10, 100)
+
+
+def _sample_counts(tasks: Sequence[Problem], rows: Sequence[Sample]) -> list[tuple[str, int]]:
+    n = {p.task_id: 0 for p in tasks}
+    for row in rows:
+        n[row.task_id] += 1
+    return list(n.items())
+
+
+def choose_ks(
+    k: Sequence[int] | str | None, counts: Sequence[tuple[str, int]]
+) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """The budgets to estimate, and warnings about them, before anything runs.
+
+    ``k=None`` is the default 1, 10, 100, each kept when some task has that many samples
+    (pass@1 always; the rest said in a warning). A ``k`` given that no task reaches is
+    refused (it could only print ``n/a``). A ``k`` that some tasks do not reach is a
+    warning: its mean is over fewer tasks than the others, so pass@k may fall as k grows.
+
+    Raises:
+        InvalidOptionError: a bad ``k``, or one greater than every task's sample count.
+    """
+    most = max((n for _, n in counts), default=0)
+    warnings: list[str] = []
+    if k is None:
+        ks = tuple(v for v in DEFAULT_KS if v <= most) or (1,)
+        dropped = [f"pass@{v}" for v in DEFAULT_KS if v not in ks]
+        if dropped:
+            warnings.append(f"{' and '.join(dropped)} not estimated: no task has "
+                            f"{DEFAULT_KS[len(ks)]} samples (the most is {most}); choose "
+                            "budgets with --k")  # fmt: skip
+    else:
+        ks = parse_ks(k)
+        beyond = [v for v in ks if v > most]
+        if beyond:
+            top = next(task for task, n in counts if n == most)
+            raise InvalidOptionError(
+                f"pass@{beyond[0]} cannot be estimated: no task has {beyond[0]} samples (the "
+                f"most is {most}, task {top!r}); give budgets up to {most}, e.g. --k "
+                f"{','.join(str(v) for v in ks if v <= most) or '1'}"
+            )
+    for value in ks:
+        short = [task for task, n in counts if n < value]
+        if short:
+            shown = ", ".join(short[:3]) + (f" and {len(short) - 3} more" if len(short) > 3 else "")
+            warnings.append(
+                f"pass@{value} is over {len(counts) - len(short)} of {len(counts)} tasks ({shown} "
+                f"{'has' if len(short) == 1 else 'have'} fewer than {value} samples): do not "
+                "compare it with a pass@k over other tasks"
+            )
+    return ks, tuple(warnings)
+
+
+@dataclass(frozen=True)
+class CodeRun:
+    """Everything checked and ready to run (:func:`prepare`); :meth:`run` executes it.
+
+    Attributes:
+        ks: the budgets to estimate.
+        warnings: what :func:`choose_ks` said about them (before anything ran).
+        samples: the samples, in the file's order.
+    """
+
+    ks: tuple[int, ...]
+    warnings: tuple[str, ...]
+    limits: Limits
+    isolation: Isolation
+    tasks: tuple[Problem, ...]
+    samples: tuple[Sample, ...]
+    languages: dict[str, Language]
+    paths: dict[str, Path | None]
+    workers: int
+    by_id: dict[str, Problem]
+
+    def program(self, sample: Sample) -> Program:
+        """The program a sample becomes, and how to run it."""
+        problem = self.by_id[sample.task_id]
+        row = self.languages[problem.language]
+        command = (str(self.paths[problem.language]), *row.arguments)
+        return Program(program_text(problem, sample.completion), row.suffix, command, row.env)
+
+    def run(self, progress: Callable[[str], None] | None = None) -> CodeReport:
+        """Run every sample; ``progress`` is called with ``task_id#index`` as each ends."""
+        results = _run_all(self.samples, self.program, self.by_id, self.languages, self.limits,
+                           self.isolation, self.workers, progress)  # fmt: skip
+        interpreters = {name: {"path": str(path), "version": _version(path)}
+                        for name, path in self.paths.items() if path is not None}  # fmt: skip
+        parts = (self.ks, self.limits, self.isolation, interpreters, self.tasks, tuple(results))
+        counts = CodeReport(*parts, ()).counts()
+        passes = tuple(mean_pass_at_k(counts, value) for value in self.ks)
+        return CodeReport(*parts, passes, self.warnings)
+
+
+def prepare(
     problems: Source,
     samples: Source,
-    k: Sequence[int] | str = (1, 10, 100),
+    k: Sequence[int] | str | None = None,
     *,
     allow_execution: bool = False,
     workers: int = 1,
     limits: Limits | None = None,
-) -> CodeReport:
-    """Run every sample against its problem's tests in the sandbox; estimate pass@k.
+) -> CodeRun:
+    """Read and check everything a run needs, running nothing; :meth:`CodeRun.run` runs it.
 
     Args:
         problems: JSONL path or mappings ``{task_id, prompt?, test, entry_point?, language?}``.
         samples: JSONL path or mappings ``{task_id, completion}`` (many per task).
-        k: the budgets (``"1,10,100"`` or integers).
+        k: the budgets (``"1,10,100"`` or integers); ``None``: 1, 10 and 100, each where
+            some task has that many samples (:func:`choose_ks`).
         allow_execution: must be ``True``: this runs untrusted programs.
         workers: samples run at once (results and their order do not depend on it).
         limits: resource limits (default :class:`Limits`: 10 s, 2 GiB, ...).
@@ -143,37 +241,41 @@ def evaluate(
         ExecutionNotAllowedError: ``allow_execution`` is not ``True``.
         InputFileError: a bad problems or samples row (file, line, field).
         InvalidInputError: a language with no interpreter on this machine.
+        InvalidOptionError: a bad ``k`` or one that no task has enough samples for.
     """
     if allow_execution is not True:
         raise ExecutionNotAllowedError(NOT_ALLOWED)
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise InvalidOptionError(f"workers must be a positive integer, got {workers!r}")
-    ks, limits = parse_ks(k), limits or Limits()
+    if k is not None:
+        parse_ks(k)  # a malformed k is refused before the files are read
+    limits = limits or Limits()
     tasks = read_problems(problems, LANGUAGES)
     rows = read_samples(samples, [p.task_id for p in tasks])
+    ks, warnings = choose_ks(k, _sample_counts(tasks, rows))
     isolation = probe()
-    rows_by_language = _interpreters(tasks, isolation)
+    languages = _interpreters(tasks, isolation)
     paths = {name: interpreter(row, for_other_user=not isolation.user_namespace)
-             for name, row in rows_by_language.items()}  # fmt: skip
-    by_id = {p.task_id: p for p in tasks}
+             for name, row in languages.items()}  # fmt: skip
+    return CodeRun(ks, warnings, limits, isolation, tuple(tasks), tuple(rows), languages, paths,
+                   workers, {p.task_id: p for p in tasks})  # fmt: skip
 
-    def program(sample: Sample) -> Program:
-        problem = by_id[sample.task_id]
-        row = rows_by_language[problem.language]
-        command = (str(paths[problem.language]), *row.arguments)
-        return Program(program_text(problem, sample.completion), row.suffix, command, row.env)
 
-    results = _run_all(rows, program, by_id, rows_by_language, limits, isolation, workers)
-    interpreters = {name: {"path": str(path), "version": _version(path)}
-                    for name, path in paths.items() if path is not None}  # fmt: skip
-    report = CodeReport(ks, limits, isolation, interpreters, tuple(tasks), tuple(results), ())
-    passes = tuple(mean_pass_at_k(report.counts(), value) for value in ks)
-    return CodeReport(ks, limits, isolation, interpreters, tuple(tasks), tuple(results), passes)
+def evaluate(
+    problems: Source, samples: Source, k: Sequence[int] | str | None = None, **options: Any
+) -> CodeReport:
+    """Run every sample against its problem's tests in the sandbox; estimate pass@k.
+
+    ``prepare(problems, samples, k, **options).run()``: the same arguments
+    (``allow_execution=True`` is required) and the same errors as :func:`prepare`.
+    """
+    return prepare(problems, samples, k, **options).run()
 
 
 def _run_all(
     samples: Sequence[Sample], program: Callable[[Sample], Program], by_id: dict[str, Problem],
     languages: dict[str, Language], limits: Limits, isolation: Isolation, workers: int,
+    progress: Callable[[str], None] | None = None,
 ) -> list[SampleResult]:  # fmt: skip
     slots: queue.Queue[int] = queue.Queue()
     for slot in range(workers):
@@ -185,8 +287,11 @@ def _run_all(
         finally:
             slots.put(slot)
         language = languages[by_id[sample.task_id].language]
-        return sample_result(sample.task_id, sample.index, sample.completion, run,
-                             language, limits)  # fmt: skip
+        result = sample_result(sample.task_id, sample.index, sample.completion, run,
+                               language, limits)  # fmt: skip
+        if progress is not None:
+            progress(f"{sample.task_id}#{sample.index}")
+        return result
 
     if workers == 1:
         return [one(s) for s in samples]

@@ -11,6 +11,10 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from rich.console import Console
 
+PARTIAL_NOTE = (
+    "* over fewer tasks than the run has (a task with fewer than k samples has no "
+    "estimate): not comparable with a pass@k over other tasks"
+)
 OUTCOME_ORDER = ("passed", "failed", "crashed", "timeout", "memory", "sandbox_error")
 
 
@@ -32,7 +36,11 @@ def _value(value: float | None) -> str:
 
 
 def render_code_terminal(report: dict[str, Any], console: Console | None = None) -> None:
-    """Print the outcome table (k/n each, summing to the total), pass@k and isolation."""
+    """Print the outcome table (k/n each, summing to the total), pass@k and isolation.
+
+    Each pass@k states its task count; one over fewer tasks than the run has is marked
+    ``*`` with :data:`PARTIAL_NOTE` under the table.
+    """
     from rich.console import Console
     from rich.table import Table
 
@@ -49,10 +57,16 @@ def render_code_terminal(report: dict[str, Any], console: Console | None = None)
     outcomes.add_row("[bold]total[/bold]", f"{summed}/{total}", "checked: sums to total")
     console.print(outcomes)
     passes = Table("metric", "value", "tasks", "k > n (not estimated)", title="pass@k")
+    partial = False
     for name, entry in report["pass_at_k"].items():
         left = ", ".join(entry["k_gt_n"]) or "-"
-        passes.add_row(name, _value(entry["value"]), f"{entry['tasks']}/{entry['of']}", left)
+        mark = " *" if entry["tasks"] < entry["of"] else ""
+        partial = partial or bool(mark)
+        passes.add_row(name + mark, _value(entry["value"]), f"{entry['tasks']}/{entry['of']}",
+                       left)  # fmt: skip
     console.print(passes)
+    if partial:
+        console.print(PARTIAL_NOTE)
     _isolation(report["sandbox"], report["processes_left_behind"], console)
 
 
