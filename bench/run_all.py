@@ -25,6 +25,7 @@ BENCHES = (
     "bench_structured.py",
     "bench_report.py",
     "bench_code.py",
+    "bench_humaneval.py",
     "bench_judge.py",
 )
 PREFIX = "TARGET "
