@@ -215,3 +215,23 @@ def test_code_refuses_a_completion_holding_one_in_one_line(inputs: Path) -> None
     assert done.returncode == 3
     assert done.stderr.startswith("error: code_samples.jsonl:1: field 'completion': holds a "
                                   "lone surrogate ('\\ud800' at character 3")  # fmt: skip
+
+
+def test_judge_reads_it_without_a_traceback(inputs: Path) -> None:
+    # No judge is reachable (port 9 on loopback): every item fails for one transport
+    # reason (exit 4, the report written); offline, the empty ledger misses in one line.
+    _inject(DATA / "judge" / "answers.jsonl", inputs / "answers.jsonl", ("answer", "question"))
+    common = ["judge", "--items", "answers.jsonl", "--rubric", str(DATA / "judge" / "rubric.txt"),
+              "--judge-cache", "cache", "--judge-model", "m", "--judge-url",
+              "http://127.0.0.1:9"]  # fmt: skip
+    done = _assay(*common, "--output", "judged.json", "--judge-retries", "0", cwd=inputs)
+    assert "Traceback" not in done.stderr and done.returncode == 4, done.stderr
+    assert done.stderr.splitlines()[-1].startswith("error: the judge: every one of the 12 items")
+    assert len(json.loads((inputs / "judged.json").read_text())["items"]) == 12
+    done = _assay(*common, "--output", "offline.json", "--judge-offline", cwd=inputs)
+    assert "Traceback" not in done.stderr and done.returncode == 4, done.stderr
+    assert "12 replayed, 0 fetched" in done.stderr  # the recorded failures, replayed
+    fresh = [*common[:5], "--judge-cache", "empty", *common[7:]]
+    done = _assay(*fresh, "--output", "offline.json", "--judge-offline", cwd=inputs)
+    _clean(done)
+    assert done.returncode == 1 and "has no verdict for item" in done.stderr
