@@ -88,10 +88,12 @@ def test_version() -> None:
 
 
 def test_docs_metrics_md_matches_the_registry() -> None:
-    done = run("metrics", "--markdown")
+    done = run("metrics", "--format", "markdown")
     assert done.returncode == 0
     docs = (Path(__file__).resolve().parents[1] / "docs" / "metrics.md").read_text(encoding="utf-8")
-    assert docs.endswith(done.stdout), "regenerate docs/metrics.md with `assay metrics --markdown`"
+    assert docs.endswith(done.stdout), (
+        "regenerate docs/metrics.md with `assay metrics --format markdown`"
+    )
 
 
 def test_unwritable_output_is_one_line(tmp_path: Path) -> None:

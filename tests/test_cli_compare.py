@@ -70,7 +70,8 @@ def test_compare_from_saved_result(tmp_path: Path, capsys: pytest.CaptureFixture
 
 def test_options_recorded(tmp_path: Path) -> None:
     assert (
-        compare(tmp_path, tmp_path, "--seed", "7", "--metric", "anls", "--test", "paired_bootstrap")
+        compare(tmp_path, tmp_path, "--seed", "7", "--rank-by", "anls",
+                "--test", "paired_bootstrap")
         == 0
     )
     comparison = json.loads((tmp_path / "r.json").read_text("utf-8"))["comparison"]
@@ -123,7 +124,7 @@ def test_eval_multi_system_prints_intervals(
         (("diff", "{missing}", "{result}"), 3, "cannot open file"),
         (("diff", "{notobject}", "{result}"), 3, "expected a JSON object"),
         (("diff", "{empty}", "{result}"), 3, "no per-item scores"),
-        (("compare", "{result}", "--metric", "bleu"), 2, "bleu"),
+        (("compare", "{result}", "--rank-by", "bleu"), 2, "bleu"),
     ],
 )
 def test_cli_errors_one_line(

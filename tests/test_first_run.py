@@ -50,7 +50,7 @@ def test_demo_data_dir_prints_the_sample_and_writes_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    assert run("demo", "--data-dir") == 0
+    assert run("demo", "--show-data-dir") == 0
     folder = Path(capsys.readouterr().out.strip())
     assert sorted(p.name for p in (folder / "predictions").iterdir()) == [
         "atlas-7b.jsonl", "borealis-70b.jsonl", "cirrus-mini.jsonl",

@@ -99,7 +99,7 @@ FENCED = re.compile(r"^```.*?^```$", re.DOTALL | re.MULTILINE)
 INLINE = re.compile(r"`(assay [^`]*)`")
 # Inline commands a reader copies as they stand: each runs (after the fenced blocks' run).
 COMPLETE = (
-    "assay data path", "assay demo --data-dir", "assay data list", "assay metrics",
+    "assay data path", "assay demo --show-data-dir", "assay data list", "assay metrics",
     "assay metrics --markdown", "assay check assay-demo", "assay data path structured",
     "assay structured --example", "assay data path code", "assay demo",
 )  # fmt: skip

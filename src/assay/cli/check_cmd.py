@@ -11,7 +11,7 @@ from assay.cli.options import profile_option
 
 
 @click.command("check", short_help="Validate a benchmark release, then run the smoke test.")
-@click.argument("directory", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("directory", type=click.Path(path_type=Path))
 @profile_option("Profile for the fingerprint when summary.json names none.")
 def check_command(directory: Path, profile: str) -> None:
     """Check the release in DIRECTORY, then run the bundled five-question smoke test.
@@ -21,7 +21,12 @@ def check_command(directory: Path, profile: str) -> None:
     documents and evidence pages, vocabulary, score files against a re-computation, and
     the fingerprint. Exits non-zero on any problem or a failing smoke test.
     """
+    from assay.errors import InputFileError
     from assay.evaluation.validate import check_release, smoke_test
+
+    if not directory.is_dir():  # a missing input is exit 3, as on every command
+        kind = "is a file, not a folder" if directory.exists() else "no such folder"
+        raise InputFileError(directory, f"{kind}; give the release's folder")
 
     problems = check_release(directory, profile)
     for problem in problems:

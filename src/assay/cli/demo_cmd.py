@@ -56,7 +56,7 @@ def copy_release(source: Path, target: Path, fingerprint: str) -> Path:
     help="Scoring profile.",
 )
 @click.option(
-    "--data-dir",
+    "--show-data-dir",
     "show_data_dir",
     is_flag=True,
     help="Print the folder of the bundled sample benchmark (gold, documents, predictions/) "

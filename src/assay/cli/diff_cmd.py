@@ -21,9 +21,10 @@ _FILE = click.Path(dir_okay=False, path_type=Path)
     show_default=True,
     help="A score at or above this passes (0/1 accuracy: correct).",
 )
-@click.option("--json", "json_path", type=_FILE, default=None, help="Also write the diff as JSON.")
+@click.option("--output", "output_path", type=_FILE, default=None,
+              help="Also write the diff as JSON to this file.")  # fmt: skip
 def diff_command(
-    old_report: Path, new_report: Path, pass_threshold: float, json_path: Path | None
+    old_report: Path, new_report: Path, pass_threshold: float, output_path: Path | None
 ) -> None:
     """Per item and metric: flips, score deltas, and whether the definitions match.
 
@@ -38,13 +39,13 @@ def diff_command(
     from assay.report.result.json import dumps_result, write_text
 
     refuse_overwriting_inputs(
-        {"--json": json_path},
+        {"--output": output_path},
         [old_report, new_report, sidecar_path(old_report), sidecar_path(new_report)],
     )
     old, new = read_report(old_report), read_report(new_report)
     diff = diff_reports(
         old, new, pass_threshold=pass_threshold, old_name=str(old_report), new_name=str(new_report)
     )
-    click.echo(render_diff_text(diff), nl=False, err=stdout_taken([json_path]))
-    if json_path is not None:
-        echo_written([write_text(json_path, dumps_result(diff), "--json")])
+    click.echo(render_diff_text(diff), nl=False, err=stdout_taken([output_path]))
+    if output_path is not None:
+        echo_written([write_text(output_path, dumps_result(diff), "--output")])

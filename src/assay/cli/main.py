@@ -154,7 +154,12 @@ class AssayGroup(click.Group):
         if args and args[0] not in COMMANDS:
             for name in COMMANDS:
                 self.get_command(ctx, name)
-        return super().resolve_command(ctx, args)
+        found, command, rest = super().resolve_command(ctx, args)
+        if found is not None:
+            from assay.cli.deprecated import rewrite_deprecated
+
+            rest = rewrite_deprecated(found, rest)
+        return found, command, rest
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """The ``Commands:`` section of ``assay --help`` from :data:`COMMANDS`."""
@@ -208,13 +213,21 @@ def main(argv: Sequence[str] | None = None) -> None:
     """Run the CLI; map typed errors to one line on stderr and an exit code."""
     printable_streams()
     try:
-        cli.main(args=list(argv) if argv is not None else None, standalone_mode=False)
+        cli.main(
+            args=list(argv) if argv is not None else None,
+            prog_name="assay",
+            complete_var="_ASSAY_COMPLETE",
+            standalone_mode=False,
+        )
     except AssayError as error:
         click.echo(f"error: {error}", err=True)
         sys.exit(exit_code_for(error))
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
         sys.exit(130)
+    except click.UsageError as error:  # one error line, as for every other mistake
+        click.echo(f"error: {usage_line(error)}", err=True)
+        sys.exit(usage_exit_code(error))
     except click.ClickException as error:
         error.show()
         sys.exit(error.exit_code)
@@ -225,6 +238,23 @@ def main(argv: Sequence[str] | None = None) -> None:
     except OSError as error:  # an output path that cannot be written, a full disk, ...
         one_line(error).show()
         sys.exit(3)
+
+
+def usage_line(error: click.UsageError) -> str:
+    """The usage error click raised, as one line: the message and where the command's help is."""
+    message = " ".join(error.format_message().split())
+    if error.ctx is None:
+        return message
+    return f"{message} (see: {error.ctx.command_path} --help)"
+
+
+def usage_exit_code(error: click.UsageError) -> int:
+    """2, or 3 for a path of the wrong kind (a folder given as a file): an input mistake."""
+    param = getattr(error, "param", None)
+    if isinstance(error, click.BadParameter) and isinstance(getattr(param, "type", None),
+                                                            click.Path):  # fmt: skip
+        return 3
+    return error.exit_code
 
 
 def run() -> None:

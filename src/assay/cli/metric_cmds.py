@@ -32,10 +32,12 @@ from assay.stats.bootstrap import DEFAULT_RESAMPLES
 
 
 @click.command("metrics", short_help="List the registered metrics and their signatures.")
-@click.option("--markdown", is_flag=True, help="Print a Markdown table with edge cases instead.")
-def metrics_command(markdown: bool) -> None:
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown"]), default="text",
+              show_default=True,
+              help="text: one line per metric; markdown: tables with edge cases and options.")
+def metrics_command(fmt: str) -> None:
     """List every registered metric with its description and default signature."""
-    if markdown:
+    if fmt == "markdown":
         click.echo(metrics_markdown(), nl=False)
         return
     click.echo(metrics_text(), nl=False)
@@ -80,7 +82,7 @@ def value_range(name: str) -> str:
     context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
 )
 @click.argument("metric", required=False)
-@click.option("--metric", "-m", "metric_options", multiple=True, metavar="METRIC",
+@click.option("--metric", "-m", "metrics", multiple=True, metavar="METRIC",
               help="A metric (repeatable, or comma-separated: -m f1,rouge_l).")  # fmt: skip
 @click.option("--prediction", "-p", help="The prediction text.")
 @click.option("--target", "-t", "targets", multiple=True, help="A target text (repeatable).")
@@ -139,7 +141,7 @@ def value_range(name: str) -> str:
 def score_command(
     ctx: click.Context,
     metric: str | None,
-    metric_options: tuple[str, ...],
+    metrics: tuple[str, ...],
     prediction: str | None,
     targets: tuple[str, ...],
     pairs_files: tuple[Path, ...],
@@ -163,7 +165,7 @@ def score_command(
     With several --file (one per system), the systems are ranked on METRIC in its
     direction, with tie groups and paired tests.
     """
-    names = metric_names(metric, metric_options)
+    names = metric_names(metric, metrics)
     if "judge" in names:
         raise click.UsageError(
             "the judge metric asks an LLM endpoint; run it with `assay judge --items FILE "
@@ -173,20 +175,20 @@ def score_command(
     options: dict[str, Any] = parse_options(raw_options)
     options.update(parse_extra_options(ctx.args))
     options.update({k: v for k, v in (("tokenizer", tokenizer), ("normalizer", normalizer)) if v})
-    metrics = bind_all(names, options)
+    bound = bind_all(names, options)
     interval = Interval(confidence, seed, resamples, bootstrap)
     if bootstrap != "percentile" and confidence is None:
         raise click.UsageError(f"--bootstrap {bootstrap} needs --confidence (and --file)")
     written: Path | None = None
     if len(pairs_files) > 1:
-        if len(metrics) > 1 or per_item or confidence is not None or as_json or dask:
+        if len(bound) > 1 or per_item or confidence is not None or as_json or dask:
             raise click.UsageError(
                 "several --file rank systems on one metric; drop the other metrics, "
                 "--per-item, --confidence, --json and --dask"
             )
         if prediction is not None or targets:
             raise click.UsageError("give either --file or --prediction/--target, not both")
-        echo_ranking(metrics[0], pairs_files, options, method=method, trials=trials, seed=seed)
+        echo_ranking(bound[0], pairs_files, options, method=method, trials=trials, seed=seed)
         return
     pairs_file = pairs_files[0] if pairs_files else None
     if pairs_file is None:
@@ -197,11 +199,11 @@ def score_command(
             )
         if per_item is not None or confidence is not None:
             raise click.UsageError("--per-item and --confidence need --file")
-        entries = [score_entry(m, m.score(prediction, list(targets)), None, None) for m in metrics]
+        entries = [score_entry(m, m.score(prediction, list(targets)), None, None) for m in bound]
     else:
         if prediction is not None or targets:
             raise click.UsageError("give either --file or --prediction/--target, not both")
-        entries, written = score_pairs_file(metrics, pairs_file, interval, per_item, dask)
+        entries, written = score_pairs_file(bound, pairs_file, interval, per_item, dask)
     source = None if pairs_file is None else str(pairs_file)
     text = render_json(entries, source, interval) if as_json else render_text(entries)
     click.echo(text, err=is_stdout(per_item))

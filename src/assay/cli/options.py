@@ -51,6 +51,7 @@ class StatsArgs:
     method: str
     trials: int | None
     seed: int
+    confidence: float
     result_json: Path | None
     html_path: Path | None
     markdown_path: Path | None
@@ -60,7 +61,8 @@ class StatsArgs:
         from assay.evaluation.compare import CompareOptions
 
         return CompareOptions(
-            metric=self.metric, method=self.method, n_resamples=self.trials, seed=self.seed
+            metric=self.metric, method=self.method, n_resamples=self.trials, seed=self.seed,
+            confidence=self.confidence,
         )
 
 
@@ -141,7 +143,7 @@ def stats_options(func: F) -> F:
         _packed(func, "stats", StatsArgs),
         [
             click.option(
-                "--metric", type=click.Choice(METRIC_CHOICES), default="accuracy",
+                "--rank-by", "metric", type=click.Choice(METRIC_CHOICES), default="accuracy",
                 show_default=True, help="The metric that ranks systems and is tested pairwise.",
             ),
             click.option(
@@ -151,7 +153,7 @@ def stats_options(func: F) -> F:
                 "the exact randomisation test for 0/1 scores, no trials).",
             ),
             click.option(
-                "--trials", "--resamples", "trials", type=click.IntRange(min=2), default=None,
+                "--trials", type=click.IntRange(min=2), default=None,
                 help="Trials (AR) or resamples (bootstrap) per pair [default: 10000 / 1000, "
                 "raised to the minimum that can reach alpha after Holm; a smaller explicit "
                 "count is refused].",
@@ -159,6 +161,11 @@ def stats_options(func: F) -> F:
             click.option(
                 "--seed", type=click.IntRange(min=0), default=12345, show_default=True,
                 help="Seed of the paired test (recorded in the result).",
+            ),
+            click.option(
+                "--confidence", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+                default=0.95, show_default=True,
+                help="Level of the leaderboard's intervals (recorded in the result).",
             ),
             click.option(
                 "--result-json", type=click.Path(dir_okay=False, path_type=Path), default=None,

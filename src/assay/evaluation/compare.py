@@ -13,7 +13,7 @@ fingerprint and profile, and the statistics:
   correction C/(C - 1), C - 1 degrees of freedom) when at least one document holds
   several questions, else the iid SE (n - 1). Each estimate names its ``se_method``;
 * for 0/1 accuracy, the Wilson score interval of k/n correct;
-* all pairs on the ranking metric (``--metric``): paired mean difference with SE,
+* all pairs on the ranking metric (``--rank-by``): paired mean difference with SE,
   t interval, correlation and minimum detectable difference (alpha 0.05, 80 %
   power), a paired approximate-randomisation (default) or bootstrap p-value with
   its seed and trial count (ties with the observed difference count towards p:
@@ -90,7 +90,7 @@ class CompareOptions:
         """Raise :class:`InvalidOptionError` for an unknown metric or test."""
         if self.metric not in METRICS:
             raise InvalidOptionError(
-                f"--metric {self.metric!r}: choose one of {', '.join(METRICS)}"
+                f"--rank-by {self.metric!r}: choose one of {', '.join(METRICS)}"
             )
         if self.method not in TESTS:
             raise InvalidOptionError(f"--test {self.method!r}: choose one of {', '.join(TESTS)}")
