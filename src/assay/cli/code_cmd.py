@@ -49,14 +49,19 @@ def _whole(text: str, option: str) -> int | str:
 # The sandbox limits: (option, Limits field, parser, default, help); each shows its default
 # and is checked against the field's range (assay.code.limits.RANGES) in one error line.
 _LIMITS: tuple[tuple[str, str, Callable[[str, str], float | str], str, str], ...] = (
-    ("--timeout", "timeout_seconds", _seconds, "10", "Wall-clock seconds per sample."),
-    ("--cpu-time", "cpu_seconds", _whole, "10", "CPU seconds per sample (RLIMIT_CPU)."),
+    ("--timeout", "timeout_seconds", _seconds, "10",
+     "Wall-clock SECONDS per sample (0.1 to 86400)."),
+    ("--cpu-time", "cpu_seconds", _whole, "10",
+     "CPU SECONDS per sample (RLIMIT_CPU; whole, 1 to 86400)."),
     ("--memory", "address_space_bytes", parse_bytes, "2GiB",
-     "Address-space limit per sample (RLIMIT_AS)."),
-    ("--max-processes", "processes", _whole, "32", "Processes and threads per sample."),
+     "Address-space SIZE per sample (RLIMIT_AS; 1MiB to 128TiB)."),
+    ("--max-processes", "processes", _whole, "32",
+     "Processes and threads per sample (2 to 4194304)."),
     ("--max-output", "output_bytes", parse_bytes, "64KiB",
-     "stdout and stderr kept per sample (each)."),
+     "stdout and stderr SIZE kept per sample, each (up to 1GiB)."),
 )  # fmt: skip
+_METAVARS = {"--timeout": "SECONDS", "--cpu-time": "SECONDS", "--memory": "SIZE",
+             "--max-processes": "N", "--max-output": "SIZE"}  # fmt: skip
 
 
 def limits_from(options: dict[str, str]) -> Any:
@@ -79,7 +84,8 @@ def limits_from(options: dict[str, str]) -> Any:
 def limit_options(func: F) -> F:
     """Apply ``--workers`` and the :data:`_LIMITS` options to a command, in table order."""
     for option, _name, _parse, default, text in reversed(_LIMITS):
-        func = click.option(option, default=default, show_default=True, help=text)(func)
+        func = click.option(option, default=default, show_default=True, help=text,
+                            metavar=_METAVARS[option])(func)  # fmt: skip
     return click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
                         help="Samples run at once (does not change results or their "
                         "order).")(func)  # fmt: skip
