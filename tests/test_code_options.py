@@ -165,3 +165,14 @@ def test_no_progress_when_stderr_is_not_a_terminal(tmp_path: Path) -> None:
         capture_output=True, text=True, env=env, timeout=120,
     )  # fmt: skip
     assert done.returncode == 0 and done.stderr == ""
+
+
+def test_a_problem_without_samples_is_said(tmp_path: Path) -> None:
+    problems, samples = _files(tmp_path, 1)
+    with problems.open("a") as handle:
+        handle.write(json.dumps({"task_id": "unsampled", "test": "assert True\n"}) + "\n")
+    code, _out, err = run_captured("code", "--problems", str(problems), "--samples",
+                                   str(samples), "--allow-code-execution", "--k", "1", *FAST)
+    assert code == 0
+    assert err == ("warning: pass@1 is over 1 of 2 tasks (unsampled has no samples): do not "
+                   "compare it with a pass@k over other tasks\n")  # fmt: skip

@@ -169,10 +169,11 @@ def choose_ks(
         short = [task for task, n in counts if n < value]
         if short:
             shown = ", ".join(short[:3]) + (f" and {len(short) - 3} more" if len(short) > 3 else "")
+            lack = "no samples" if value == 1 else f"fewer than {value} samples"
             warnings.append(
                 f"pass@{value} is over {len(counts) - len(short)} of {len(counts)} tasks ({shown} "
-                f"{'has' if len(short) == 1 else 'have'} fewer than {value} samples): do not "
-                "compare it with a pass@k over other tasks"
+                f"{'has' if len(short) == 1 else 'have'} {lack}): do not compare it with a "
+                "pass@k over other tasks"
             )
     return ks, tuple(warnings)
 
