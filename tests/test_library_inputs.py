@@ -122,7 +122,8 @@ def test_result_frames_hold_every_item_and_the_means() -> None:
     summary = result.summary_frame()
     assert list(summary["system"]) == [s.system for s in result.leaderboard()]
     assert list(summary.columns) == [
-        "system", "questions", "evaluated", "missing_predictions", "accuracy", "token_f1", "anls",
+        "system", "questions", "evaluated", "missing_predictions", "n", "correct", "accuracy",
+        "token_f1", "anls",
     ]  # fmt: skip
 
 

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from assay.errors import InvalidOptionError
+from assay.evaluation import counts
 from assay.evaluation.benchmark import QuestionResult, SystemResult
 from assay.evaluation.estimates import (
     METRICS,
@@ -115,6 +116,8 @@ def _system_entry(system: SystemResult, estimate: SystemEstimates) -> dict[str, 
         "gold_count": system.gold_count,
         "prediction_count": system.prediction_count,
         "evaluated_count": system.evaluated_count,
+        "evaluated": counts.evaluated(system),
+        "n": counts.questions_over(system),
         "missing_prediction_count": system.missing_prediction_count,
         "extra_prediction_count": system.extra_prediction_count,
         "accounting": accounting_identity(system),

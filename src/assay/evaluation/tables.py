@@ -2,7 +2,8 @@
 
 ``to_pandas()`` is the per-item frame (one row per system and question, the
 per-question fields plus ``system`` and ``bucket``); ``summary_frame()`` has one
-row per system in leaderboard order. The repr is a few lines (profile, counts, one
+row per system in leaderboard order (its count words are those of
+:mod:`assay.evaluation.counts`). The repr is a few lines (profile, counts, one
 line per system), never the whole result; ``_repr_html_`` is the same as a small
 HTML table for notebooks.
 """
@@ -13,13 +14,15 @@ import html
 from collections.abc import Sequence
 from typing import Any
 
+from assay.evaluation import counts
 from assay.evaluation.benchmark import PER_QUESTION_FIELDS, SystemResult
 from assay.io.frames import data_frame
 
 EXTRA_FIELDS = ("difficulty", "doc_type", "answer_type", "bucket")
 ITEM_COLUMNS = ("system", *PER_QUESTION_FIELDS, *EXTRA_FIELDS)
 SUMMARY_COLUMNS = (
-    "system", "questions", "evaluated", "missing_predictions", "accuracy", "token_f1", "anls",
+    "system", "questions", "evaluated", "missing_predictions", "n", "correct", "accuracy",
+    "token_f1", "anls",
 )  # fmt: skip
 REPR_SYSTEMS = 10
 
@@ -41,8 +44,10 @@ def summary_rows(systems: Sequence[SystemResult]) -> list[dict[str, Any]]:
         {
             "system": s.system,
             "questions": s.gold_count,
-            "evaluated": s.evaluated_count,
+            "evaluated": counts.evaluated(s),
             "missing_predictions": s.missing_prediction_count,
+            "n": counts.questions_over(s),
+            "correct": counts.correct(s),
             "accuracy": s.overall.accuracy,
             "token_f1": s.overall.token_f1,
             "anls": s.overall.anls,
@@ -71,7 +76,8 @@ def result_repr(
     lines = [
         f"  {s.system:<{width}}  accuracy {s.overall.accuracy:.3f}  "
         f"token_f1 {s.overall.token_f1:.3f}  anls {s.overall.anls:.3f}  "
-        f"evaluated {s.evaluated_count}/{s.gold_count}"
+        f"evaluated {counts.evaluated(s)}/{s.gold_count}  correct {counts.correct(s)}/"
+        f"{counts.questions_over(s)}"
         for s in systems[:REPR_SYSTEMS]
     ]
     if len(systems) > REPR_SYSTEMS:

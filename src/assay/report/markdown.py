@@ -98,19 +98,31 @@ def _name(row: Row, key: str) -> str:
 
 
 def render_leaderboard(
-    rows: Sequence[Row], *, digits: int = 3, confidence: float = 0.95, title: str | None = None
+    rows: Sequence[Row],
+    *,
+    digits: int = 3,
+    confidence: float = 0.95,
+    title: str | None = None,
+    count_header: str = "n",
 ) -> str:
     """Render a leaderboard (rows already ranked best first) with intervals and tie groups.
 
     The rank column shows each row's ``group`` (systems sharing a number are
-    statistically tied) or, without groups, the position.
+    statistically tied) or, without groups, the position. ``count_header`` heads the
+    ``n`` (or ``k/n``) column; rows with an ``evaluated`` cell get an ``evaluated``
+    column (the words of :mod:`assay.evaluation.counts`).
     """
     ci = f"{confidence:.0%} CI"
     body = [
         [str(row.get("group", position)), _name(row, "system"), *_score_cells(row, digits)]
         for position, row in enumerate(rows, start=1)
     ]
-    table = markdown_table(["rank", "system", "score", ci, "n"], body, "rlrrr")
+    headers = ["rank", "system", "score", ci, count_header]
+    if any("evaluated" in row for row in rows):
+        headers.append("evaluated")
+        for cells, row in zip(body, rows, strict=True):
+            cells.append(str(row.get("evaluated", NOT_AVAILABLE)))
+    table = markdown_table(headers, body, "rlr" + "r" * (len(headers) - 3))
     return (f"## {escape_cell(title)}\n\n" if title else "") + table
 
 

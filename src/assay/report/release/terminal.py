@@ -5,6 +5,7 @@ Numbers are formatted from the result record; nothing is recomputed here.
 
 from __future__ import annotations
 
+from assay.evaluation import counts
 from assay.evaluation.benchmark import SystemResult
 from assay.evaluation.coverage import coverage_note
 from assay.evaluation.runs import EvaluationResult
@@ -13,8 +14,10 @@ from assay.evaluation.runs import EvaluationResult
 def release_summary(system: SystemResult, *, released: bool = True) -> str:
     """The released evaluator's stdout summary for one system.
 
-    ``released=False`` (the ``assay`` profile): when nothing was evaluated the three
-    means are ``n/a``, not the released ``0.000000``.
+    ``released=False`` (the ``assay`` profile): ``Evaluated`` is the questions with a
+    prediction (:mod:`assay.evaluation.counts`; the released line is ``n``, the questions
+    the means are over), and when nothing was evaluated the three means are ``n/a``,
+    not the released ``0.000000``.
     """
     o = system.overall
     if not released and system.evaluated_count == 0:
@@ -26,7 +29,7 @@ def release_summary(system: SystemResult, *, released: bool = True) -> str:
         [
             f"Gold questions: {system.gold_count}",
             f"Predictions: {system.prediction_count}",
-            f"Evaluated: {system.evaluated_count}",
+            f"Evaluated: {system.evaluated_count if released else counts.evaluated(system)}",
             f"Missing predictions: {system.missing_prediction_count}",
             f"Extra predictions: {system.extra_prediction_count}",
             *means,

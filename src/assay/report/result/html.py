@@ -64,12 +64,15 @@ def system_plots(document: dict[str, Any]) -> list[dict[str, str]]:
             for s in document["systems"]
         ]  # fmt: skip
         counts = ", ".join(
-            f"{s['system']} n={s['overall'][metric]['n']}" for s in document["systems"]
+            f"{s['system']} n={s['overall'][metric]['n']}, evaluated "
+            f"{s['evaluated']}/{s['gold_count']}"
+            for s in document["systems"]
         )
         caption = (
             f"Mean per-question {METRIC_TITLES[metric]} per system (dot) with its "
             f"{stats['confidence']:.0%} {stats['mean_interval']} (whisker, clipped to [0, 1]). "
-            f"Denominator: each system's evaluated questions ({counts})."
+            f"Denominator n: the questions each mean is over, a missing prediction scored as "
+            f"\"\" unless --ignore-missing ({counts})."
         )
         title = f"{METRIC_TITLES[metric]} per system"
         plots.append(_plot(f"systems-{metric}", title, svg.dot_whisker(rows, title), caption))
@@ -97,8 +100,8 @@ def slice_plots(document: dict[str, Any]) -> list[dict[str, str]]:
         )
         caption = (
             f"Mean {METRIC_TITLES[metric]} per {dimension} label, one bar per system. "
-            "Denominator: the system's evaluated questions with that label "
-            f"(n in the label).{extra}"
+            "Denominator n: the system's questions with that label that the means are "
+            f"over (n in the label).{extra}"
         )
         title = f"{METRIC_TITLES[metric]} by {dimension}"
         plots.append(
@@ -128,7 +131,8 @@ def matrix_plot(document: dict[str, Any]) -> dict[str, str]:
     metric = METRIC_TITLES[comparison["metric"]]
     caption = (
         f"Paired difference in mean {metric}, row system minus column system, over the "
-        f"{comparison['n_paired']} questions every system evaluated; p: {comparison['method']} "
+        f"{comparison['n_paired']} questions every system's figures are over (n); p: "
+        f"{comparison['method']} "
         f"({trials_phrase(comparison)}, seed {comparison['seed']}), Holm-adjusted over "
         f"all {len(comparison['pairs'])} pairs; * marks p ≤ {comparison['alpha']}."
     )
@@ -175,7 +179,7 @@ def distribution_plots(document: dict[str, Any]) -> list[dict[str, str]]:
         series = [(name, counts[metric, name]) for name in names]
         caption = (
             f"Number of questions per per-question {METRIC_TITLES[metric]} bin, one bar per "
-            "system. Denominator: each system's evaluated questions."
+            "system. Denominator n: the questions each mean is over."
         )
         title = f"Distribution of {METRIC_TITLES[metric]}"
         plots.append(_plot(f"dist-{metric}", title, svg.histogram(BINS, series, title), caption))
@@ -275,7 +279,10 @@ def structured_item_row(item: dict[str, Any]) -> dict[str, Any]:
 
 
 def leaderboard_cells(document: dict[str, Any]) -> list[list[str]]:
-    """Leaderboard rows as text: group, system, each metric with interval, k/n."""
+    """Leaderboard rows as text: group, system, each metric with interval, correct/n, evaluated.
+
+    The words are those of :mod:`assay.evaluation.counts`.
+    """
     out = []
     for system, row in zip(document["systems"], leaderboard_rows(document), strict=True):
         rate = system.get("accuracy_rate")
@@ -285,7 +292,8 @@ def leaderboard_cells(document: dict[str, Any]) -> list[list[str]]:
             else "n/a"
         )
         metrics = [estimate_text(system["overall"][m]) for m in document["metrics"]]
-        out.append([str(row["group"]), system["system"], *metrics, wilson])
+        evaluated = f"{system['evaluated']}/{system['gold_count']}"
+        out.append([str(row["group"]), system["system"], *metrics, wilson, evaluated])
     return out
 
 

@@ -98,7 +98,7 @@ def _result_part(context: dict[str, Any], out: list[str]) -> None:
         '<h2>Leaderboard</h2>\n<table id="leaderboard">\n<thead><tr><th>group</th><th>system</th>'
     )
     out += [f"<th>{_e(t)} [{confidence}% CI]</th>" for t in context["metric_titles"]]
-    out.append("<th>accuracy k/n [Wilson]</th></tr></thead>\n<tbody>\n")
+    out.append("<th>accuracy correct/n [Wilson]</th><th>evaluated</th></tr></thead>\n<tbody>\n")
     for row in context["leaderboard"]:
         cells = [f"<td{'' if k == 1 else _NUM}>{_e(cell)}</td>" for k, cell in enumerate(row)]
         out.append("<tr>" + "".join(cells) + "</tr>\n")
@@ -147,9 +147,10 @@ def _pairs_part(context: dict[str, Any], out: list[str]) -> None:
         )
     out.append(
         f'<p class="muted">Pair list: difference in mean {_e(comparison["metric"])}, first '
-        f"system minus second, over the {_e(comparison['n_paired'])} questions every system "
-        f"evaluated; p: {_e(comparison['method'])} ({_e(context['trials'])}), Holm-adjusted "
-        f"over all {_e(len(pairs))} pairs; * marks p ≤ {_e(comparison['alpha'])}.</p>\n"
+        f"system minus second, over the {_e(comparison['n_paired'])} questions every system's "
+        f"figures are over (n); p: {_e(comparison['method'])} ({_e(context['trials'])}), "
+        f"Holm-adjusted over all {_e(len(pairs))} pairs; * marks p ≤ "
+        f"{_e(comparison['alpha'])}.</p>\n"
         '<table id="pairs" class="sortable-table">\n<thead><tr><th class="sortable">pair</th>'
         '<th class="sortable" data-type="number">difference</th><th class="sortable" '
         'data-type="number">Holm-adjusted p</th><th class="sortable" data-type="number">'

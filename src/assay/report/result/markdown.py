@@ -60,6 +60,7 @@ def leaderboard_rows(document: dict[str, Any]) -> list[dict[str, Any]]:
             "upper": estimate["upper"],
             "group": system["tie_group"],
             "n": estimate["n"],
+            "evaluated": f"{system['evaluated']}/{system['gold_count']}",
         }
         rate = system.get("accuracy_rate")
         if metric == "accuracy" and rate is not None:
@@ -148,13 +149,15 @@ def _notes(document: dict[str, Any]) -> list[str]:
     comparison = document["comparison"]
     unresolved = unresolved_note(comparison)
     return [
-        f"Ranked by {METRIC_TITLES[comparison['metric']]} over each system's evaluated "
-        f"questions; {stats['mean_interval']}.",
+        f"Ranked by {METRIC_TITLES[comparison['metric']]} over each system's n questions "
+        "(a missing prediction scored as \"\" unless --ignore-missing; correct/n: "
+        f"questions with accuracy 1; evaluated: those with a prediction); "
+        f"{stats['mean_interval']}.",
         f"Rank = tie group: {stats['tie_groups']} (alpha {comparison['alpha']}).",
         *([unresolved] if unresolved else []),
         f"Paired test: {comparison['method']}, {trials_phrase(comparison)}, "
-        f"seed {comparison['seed']}, on {comparison['n_paired']} questions every system "
-        "evaluated; p-values Holm-adjusted; MDD at alpha 0.05 and 80% power.",
+        f"seed {comparison['seed']}, on {comparison['n_paired']} questions every system's "
+        "figures are over (n); p-values Holm-adjusted; MDD at alpha 0.05 and 80% power.",
         f"Profile {document['profile']}, assay {document['assay_version']}, "
         f"evaluator sha256 {document['evaluator_sha256']}.",
     ]
@@ -167,7 +170,9 @@ def render_result_markdown(document: dict[str, Any]) -> str:
     metric = METRIC_TITLES[document["comparison"]["metric"]]
     parts = ["# assay results\n"]
     ci = f"{document['statistics']['confidence']:.0%}"
-    parts.append(render_leaderboard(leaderboard_rows(document), title=f"Leaderboard ({metric})"))
+    rows = leaderboard_rows(document)
+    counted = "correct/n" if any("k" in row for row in rows) else "n"  # docs/counts.md
+    parts.append(render_leaderboard(rows, title=f"Leaderboard ({metric})", count_header=counted))
     parts.append("".join(f"- {escape_cell(note)}\n" for note in _notes(document)))
     pairwise = (
         pairwise_table(document)

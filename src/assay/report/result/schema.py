@@ -66,14 +66,14 @@ _ACCOUNTING = {
 _SYSTEM = {
     "type": "object",
     "required": [
-        "accounting", "accuracy_rate", "duplicates", "evaluated_count",
+        "accounting", "accuracy_rate", "duplicates", "evaluated", "evaluated_count", "n",
         "extra_prediction_count", "gold_count", "missing_prediction_count", "overall",
         "prediction_count", "prediction_files", "rank", "system", "tie_group",
     ],
     "properties": {
         "system": STRING, "overall": _ESTIMATES, "accounting": _ACCOUNTING, "accuracy_rate": OBJECT,
         "rank": INTEGER, "tie_group": INTEGER, "gold_count": COUNT,
-        "evaluated_count": COUNT, "extra_prediction_count": COUNT,
+        "evaluated_count": COUNT, "evaluated": COUNT, "n": COUNT, "extra_prediction_count": COUNT,
         "missing_prediction_count": COUNT, "prediction_count": COUNT,
         "duplicates": {"type": "array"}, "prediction_files": {"type": "array"},
     },

@@ -71,7 +71,7 @@ def _wilson_cell(rate: dict[str, Any] | None, compact: bool) -> str:
     return f"{rate['k']}/{rate['n']} {bounds}"
 
 
-WILSON = "accuracy k/n [Wilson]"
+WILSON = "accuracy correct/n [Wilson]"
 _MARKUP = re.compile(r"\[[a-z#/@]")  # how rich's markup tags begin (rich.markup.RE_TAGS)
 
 
@@ -116,9 +116,8 @@ def leaderboard_table(
 
 
 def evaluated_text(system: dict[str, Any]) -> str:
-    """``k/n``: gold questions scored from a prediction (a missing one scored as "" is not)."""
-    missing = system["accounting"]["buckets"].get("missing", 0)
-    return f"{system['gold_count'] - missing}/{system['gold_count']}"
+    """``evaluated/gold``: the questions with a prediction (:mod:`assay.evaluation.counts`)."""
+    return f"{system['evaluated']}/{system['gold_count']}"
 
 
 def _needed_width(console: Console, table: Table) -> int:
