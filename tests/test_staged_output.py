@@ -116,7 +116,7 @@ def test_eval_unwritable_result_json_fails_as_in_line(
     assert with_fork == in_line
     code, message, files = with_fork
     assert code != 0 and "--result-json" in message and "it is a file" in message
-    assert files == ["file", "r.json"]  # the HTML comes after the result JSON: not written
+    assert files == ["file"]  # all or nothing: r.json and the HTML are not written either
 
 
 def test_eval_failing_release_file_leaves_no_staged_result_json(

@@ -8,7 +8,7 @@ import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -30,6 +30,7 @@ from assay.evaluation.runs import (
     default_gold_files,
     evaluate,
 )
+from assay.io.commit import plan
 from assay.io.output import StagedFile, is_stdout, refuse_overwriting_inputs
 from assay.io.sources import STDIN, base_name
 
@@ -146,7 +147,7 @@ def eval_command(
     Under --profile xldocbench with one prediction file, stdout is the released
     summary alone (the "wrote FILE" lines and input warnings go to stderr).
     """
-    from assay.report.release.files import planned_outputs, write_outputs
+    from assay.report.release.files import planned_outputs, stage_outputs
     from assay.report.release.terminal import accounting_line, provenance_lines, release_summary
 
     gold, systems = resolve_inputs(inputs)
@@ -158,6 +159,7 @@ def eval_command(
     planned += [("--result-json", stats.result_json), ("--html", stats.html_path),
                 ("--markdown", stats.markdown_path)]  # fmt: skip
     refuse_overwriting_inputs(planned, [*gold, *(f for s in systems for f in s.files)])
+    plan(path for _, path in planned if path is not None and not is_stdout(path))
     result = evaluate_inputs(inputs, gold, systems)
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
@@ -167,16 +169,15 @@ def eval_command(
     compared = several or bool(stats.result_json or stats.html_path or stats.markdown_path)
     forking = compared and not any(is_stdout(path) for _, path in planned)
     release_files = in_child(
-        lambda: (
-            write_outputs(
-                result,
-                output=output,
-                per_question_csv_path=per_question_csv,
-                per_question_json=not no_per_question_json,
-                results_dir=results_dir,
-            ).paths
+        lambda: stage_outputs(
+            result,
+            output=output,
+            per_question_csv_path=per_question_csv,
+            per_question_json=not no_per_question_json,
+            results_dir=results_dir,
         ),
-        # the release files from a second process while this one computes the statistics
+        # the release files staged by a second process while this one computes the
+        # statistics; every output is put in place together at the end
         enabled=forking,
     )
     document = None
@@ -194,11 +195,11 @@ def eval_command(
                 )  # fmt: skip
     finally:
         try:
-            written = release_files()  # its error first, as when it ran before the statistics
+            staged = release_files()  # its error first, as when it ran before the statistics
         except BaseException:
             discard_rendered(rendered)
             raise
-    written += write_rendered(rendered)  # only once the release files are written
+    written = write_rendered(rendered, staged)  # every output in place in one step
     if document is None or not several:
         released = result.profile == "xldocbench"
         click.echo(release_summary(result.systems[0], released=released), err=to_err)
@@ -320,6 +321,9 @@ def write_comparison_files(
     return write_rendered(texts)
 
 
+if TYPE_CHECKING:
+    from assay.report.release.files import Staged
+
 Rendered = tuple[Path, str | StagedFile | OutputFileError, str]
 """A file to write: its path, its text (or its staged content, or the error staging
 it met, raised when its turn to be written comes) and the option naming it."""
@@ -380,21 +384,34 @@ def _staged(path: Path, text: str) -> StagedFile | OutputFileError:
         return error
 
 
-def write_rendered(texts: list[Rendered]) -> list[Path]:
-    """Write rendered files in order (see :func:`render_comparison_files`); their paths.
+def write_rendered(texts: list[Rendered], release: Staged | None = None) -> list[Path]:
+    """Write rendered files (see :func:`render_comparison_files`) with ``release``'s; paths.
 
-    A staged result JSON comes first: an error writing a later file leaves none staged.
+    Every file is staged first, then all are put in place together
+    (:func:`assay.report.release.files.commit_staged`): an error or an interrupt
+    before that leaves every target as it was, and no temporary file.
     """
-    from assay.report.result.json import write_text
+    from assay.io.output import stage_file
+    from assay.report.release.files import commit_staged
 
-    written = []
-    for path, text, option in texts:
-        if isinstance(text, OutputFileError):
-            raise text
-        written.append(
-            text.commit() if isinstance(text, StagedFile) else write_text(path, text, option)
-        )
-    return written
+    staged: Staged = release or ([], [], [])
+    files: list[StagedFile] = []
+    try:
+        for path, text, option in texts:
+            if isinstance(text, OutputFileError):
+                raise text
+            if isinstance(text, StagedFile):
+                files.append(text)
+            elif is_stdout(path):
+                staged[2].append((path, text, option))
+            else:
+                files.append(stage_file(path, text, option=option))
+    except BaseException:
+        discard_rendered(texts)
+        for file in (*staged[0], *files):
+            file.discard()
+        raise
+    return commit_staged(staged, files)
 
 
 def discard_rendered(texts: list[Rendered]) -> None:

@@ -12,18 +12,35 @@ that exception, so errors, their messages and the files written are those of run
 the task in line. Without ``fork``, or with other Python threads alive (a fork copies
 only the calling thread, and a lock another thread held would stay held in the child),
 the task simply runs in line, at once.
+
+Interrupts: every live child is recorded, and :func:`stop_children` (the CLI's
+SIGINT/SIGTERM path) sends each SIGTERM, waits for it (SIGKILL after
+:data:`STOP_GRACE` seconds) and removes the files it had staged and sent back. A child
+interrupted itself removes its own staged files before it leaves
+(:func:`assay.io.commit.discard_pending`); staged files a child returns are adopted by
+the parent (:func:`assay.io.commit.adopt`), to be committed or removed there.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
+import signal
 import sys
 import threading
+import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from assay.io.commit import adopt, discard_pending
+
 T = TypeVar("T")
+
+#: Seconds a child has to leave after SIGTERM before it gets SIGKILL.
+STOP_GRACE = 10.0
+
+_LIVE: dict[int, int] = {}  # pid of a live child -> the read end of its pipe
 
 
 class ChildFailedError(RuntimeError):
@@ -50,10 +67,12 @@ def in_child(task: Callable[[], T], *, enabled: bool = True) -> Callable[[], T]:
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: run, report, leave without running the parent's exit code
+        _LIVE.clear()  # the parent's other children are not this one's
         os.close(read)
         _report(task, write)
         os._exit(0)
     os.close(write)
+    _LIVE[pid] = read
     return lambda: _collect(pid, read)
 
 
@@ -67,6 +86,7 @@ def _report(task: Callable[[], object], write: int) -> None:
     try:
         outcome: tuple[bool, object] = (True, task())
     except BaseException as exc:
+        discard_pending()  # interrupted or failed: what it staged is not wanted
         outcome = (False, exc)
     try:
         payload = pickle.dumps(outcome)
@@ -77,9 +97,11 @@ def _report(task: Callable[[], object], write: int) -> None:
 
 
 def _collect(pid: int, read: int) -> Any:
-    with os.fdopen(read, "rb") as pipe:
+    with os.fdopen(read, "rb", closefd=False) as pipe:
         payload = pipe.read()
     _, status = os.waitpid(pid, 0)
+    _LIVE.pop(pid, None)
+    os.close(read)
     if not payload:
         raise ChildFailedError(f"the writer process ended without a result (status {status})")
     try:
@@ -88,4 +110,54 @@ def _collect(pid: int, read: int) -> Any:
         raise ChildFailedError(f"the writer process's outcome could not be read ({exc})") from None
     if not ok:
         raise value
+    adopt(value)  # staged files the child made are this process's now
     return value
+
+
+def stop_children() -> int:
+    """Stop every live child (SIGTERM, then SIGKILL after :data:`STOP_GRACE` s); reap them.
+
+    What a stopped child had staged and already sent back is removed. Returns how
+    many children were stopped.
+    """
+    stopped = 0
+    for pid, read in list(_LIVE.items()):
+        _LIVE.pop(pid, None)
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGTERM)
+        payload = _drain(pid, read)
+        stopped += 1
+        try:
+            ok, value = pickle.loads(payload) if payload else (False, None)
+        except Exception:  # a child stopped mid-write: nothing usable came
+            continue
+        if ok:
+            adopt(value)  # the caller removes them with the rest (discard_pending)
+    return stopped
+
+
+def _drain(pid: int, read: int) -> bytes:
+    """Read what a stopping child sends until its pipe closes; SIGKILL it after the grace."""
+    os.set_blocking(read, False)
+    chunks: list[bytes] = []
+    deadline = time.monotonic() + STOP_GRACE
+    killed = False
+    while True:
+        try:
+            chunk = os.read(read, 1 << 16)
+        except BlockingIOError:
+            if time.monotonic() > deadline:
+                if killed:  # the pipe is held open elsewhere: stop waiting for it
+                    break
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+                killed, deadline = True, time.monotonic() + STOP_GRACE
+            time.sleep(0.01)
+            continue
+        if not chunk:
+            break
+        chunks.append(chunk)
+    with contextlib.suppress(ChildProcessError):
+        os.waitpid(pid, 0)
+    os.close(read)
+    return b"".join(chunks)

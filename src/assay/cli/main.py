@@ -7,8 +7,10 @@ Typed errors become one line on stderr and an exit code from one table
 from __future__ import annotations
 
 import atexit
+import contextlib
 import importlib
 import os
+import signal
 import sys
 import threading
 from collections.abc import Sequence
@@ -209,9 +211,62 @@ def printable_streams() -> None:
             reconfigure(errors="backslashreplace")
 
 
+class Terminated(BaseException):
+    """SIGTERM, raised where the program is, so that the interrupt path runs as for Ctrl-C."""
+
+
+def _terminate(signum: int, frame: Any) -> None:
+    raise Terminated
+
+
+def _interrupted(name: str, code: int) -> None:
+    """Stop the children, remove every unfinished output, say what was kept; exit."""
+    from assay.cli.forked import stop_children
+    from assay.io.commit import committed, discard_pending, planned
+
+    with contextlib.suppress(BaseException):  # a second signal must not stop the clean-up
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    stopped = stop_children()
+    removed = discard_pending()
+    outputs, done = planned(), committed()
+    if outputs and len(done) == len(outputs):
+        kept = "every output had been written: " + ", ".join(map(str, done))
+    elif outputs:
+        kept = "no output written; kept as they were: " + ", ".join(map(str, outputs))
+    else:
+        kept = "no output written"
+    extra = [f"{stopped} child process(es) stopped"] if stopped else []
+    extra += [f"{len(removed)} temporary file(s) removed"] if removed else []
+    click.echo(f"aborted ({name}): {kept}" + "".join(f"; {e}" for e in extra), err=True)
+    sys.exit(code)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
-    """Run the CLI; map typed errors to one line on stderr and an exit code."""
+    """Run the CLI; map typed errors to one line on stderr and an exit code.
+
+    SIGINT (Ctrl-C) and SIGTERM stop the run the same way: children stopped, staged
+    outputs removed, every target left as it was (or, after the final commit, every
+    one new), and one ``aborted (SIGINT): ...`` line saying which; exit 130 / 143.
+    """
     printable_streams()
+    handlers = {}
+    with contextlib.suppress(ValueError):  # not the main thread: leave the signals alone
+        handlers = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+        signal.signal(signal.SIGTERM, _terminate)
+    try:
+        _run_cli(argv)
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        _interrupted("SIGINT", 130)
+    except Terminated:
+        _interrupted("SIGTERM", 143)
+    finally:  # as they were (main may run inside another program, a test say)
+        for number, handler in handlers.items():
+            with contextlib.suppress(ValueError, TypeError):
+                signal.signal(number, handler)
+
+
+def _run_cli(argv: Sequence[str] | None) -> None:
     try:
         cli.main(
             args=list(argv) if argv is not None else None,
@@ -220,11 +275,9 @@ def main(argv: Sequence[str] | None = None) -> None:
             standalone_mode=False,
         )
     except AssayError as error:
+        _discard_staged()
         click.echo(f"error: {error}", err=True)
         sys.exit(exit_code_for(error))
-    except click.exceptions.Abort:
-        click.echo("aborted", err=True)
-        sys.exit(130)
     except click.UsageError as error:  # one error line, as for every other mistake
         click.echo(f"error: {usage_line(error)}", err=True)
         sys.exit(usage_exit_code(error))
@@ -255,6 +308,13 @@ def usage_exit_code(error: click.UsageError) -> int:
                                                             click.Path):  # fmt: skip
         return 3
     return error.exit_code
+
+
+def _discard_staged() -> None:
+    """A failed command's staged outputs are not wanted: remove them (targets kept)."""
+    from assay.io.commit import discard_pending
+
+    discard_pending()
 
 
 def run() -> None:

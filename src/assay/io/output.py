@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from assay.errors import InputFileError, OutputFileError
+from assay.io.commit import forget, record
 from assay.io.inputs_read import read_as
 
 _LOOP_HINT = "is a symlink loop (or a chain of links too long to follow); give a real path"
@@ -292,13 +293,17 @@ class StagedFile:
         Raises:
             OutputFileError: as :func:`write_bytes` (the staged file is removed).
         """
-        _replace(self.temporary, self.final, self.target, self.mode, self.option)
+        try:
+            _replace(self.temporary, self.final, self.target, self.mode, self.option)
+        finally:
+            forget(self)  # in place, or removed: no longer this process's to remove
         return self.target
 
     def discard(self) -> None:
         """Remove the staged content (the target stays as it was)."""
         with contextlib.suppress(OSError):
             os.unlink(self.temporary)
+        forget(self)
 
 
 def stage_file(path: str | Path, text: str, *, option: str | None = None) -> StagedFile:
@@ -319,7 +324,9 @@ def stage_file(path: str | Path, text: str, *, option: str | None = None) -> Sta
             stream.write(data)
         except OSError as exc:
             raise _cannot_write(target, exc, option) from None
-    return StagedFile(target, temporary, final, mode, option)
+    staged = StagedFile(target, temporary, final, mode, option)
+    record(staged)  # removed by discard_pending if the run is interrupted before commit
+    return staged
 
 
 def write_file(
