@@ -235,3 +235,15 @@ def test_judge_reads_it_without_a_traceback(inputs: Path) -> None:
     done = _assay(*fresh, "--output", "offline.json", "--judge-offline", cwd=inputs)
     _clean(done)
     assert done.returncode == 1 and "has no verdict for item" in done.stderr
+
+
+def test_check_names_a_system_holding_one(inputs: Path) -> None:
+    done = _assay("demo", "--out", "release", cwd=inputs)
+    assert done.returncode == 0, done.stderr
+    scores = inputs / "release" / "results" / "scores.jsonl"
+    rows = [json.loads(line) for line in scores.read_text().splitlines()]
+    rows[0]["system"] = "atlas\ud800-7b"
+    scores.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="ascii")
+    done = _assay("check", "release", cwd=inputs)
+    assert "Traceback" not in done.stderr and done.returncode == 1, done.stderr
+    assert "no summary for system 'atlas\\ud800-7b'" in done.stdout + done.stderr
