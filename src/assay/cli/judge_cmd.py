@@ -90,9 +90,10 @@ def judge_options(func: F) -> F:
         click.option("--judge-max-tokens", type=click.IntRange(min=1), default=256,
                      show_default=True),
         click.option("--judge-timeout", type=float, default=30.0, show_default=True,
-                     help="Seconds per request."),
+                     help="Seconds per request (finite, above 0, at most 86400)."),
         click.option("--judge-retries", type=click.IntRange(min=0), default=3,
-                     show_default=True, help="Retries after 429/5xx/timeout/lost connection."),
+                     show_default=True,
+                     help="Retries after a timeout, a lost connection, 408, 409, 429, 5xx."),
         click.option("--judge-concurrency", type=click.IntRange(min=1), default=4,
                      show_default=True, help="Requests in flight at most."),
     ]  # fmt: skip
