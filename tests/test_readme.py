@@ -100,7 +100,7 @@ INLINE = re.compile(r"`(assay [^`]*)`")
 # Inline commands a reader copies as they stand: each runs (after the fenced blocks' run).
 COMPLETE = (
     "assay data path", "assay demo --show-data-dir", "assay data list", "assay metrics",
-    "assay metrics --markdown", "assay check assay-demo", "assay data path structured",
+    "assay metrics --format markdown", "assay check assay-demo", "assay data path structured",
     "assay structured --example", "assay data path code", "assay demo",
 )  # fmt: skip
 
