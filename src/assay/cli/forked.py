@@ -67,10 +67,15 @@ def in_child(task: Callable[[], T], *, enabled: bool = True) -> Callable[[], T]:
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: run, report, leave without running the parent's exit code
-        _LIVE.clear()  # the parent's other children are not this one's
-        os.close(read)
-        _report(task, write)
-        os._exit(0)
+        try:
+            # Ctrl-C reaches the whole process group: the parent stops its children
+            # (SIGTERM, see stop_children), so the child leaves SIGINT to it
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            _LIVE.clear()  # the parent's other children are not this one's
+            os.close(read)
+            _report(task, write)
+        finally:  # whatever happens, never back into the parent's code
+            os._exit(0)
     os.close(write)
     _LIVE[pid] = read
     return lambda: _collect(pid, read)
@@ -86,6 +91,7 @@ def _report(task: Callable[[], object], write: int) -> None:
     try:
         outcome: tuple[bool, object] = (True, task())
     except BaseException as exc:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # the clean-up runs to its end
         discard_pending()  # interrupted or failed: what it staged is not wanted
         outcome = (False, exc)
     try:
