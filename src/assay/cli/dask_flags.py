@@ -25,7 +25,9 @@ def dask_option() -> Callable[[F], F]:
 
 def partition_lines(dask: str | None) -> Callable[[int, int], None] | None:
     """With ``--dask``: one ``dask ADDRESS: D/T partitions done`` line on stderr each."""
-    if dask is None:
+    from assay.cli.progress import is_quiet
+
+    if dask is None or is_quiet():
         return None
 
     def show(done: int, total: int) -> None:

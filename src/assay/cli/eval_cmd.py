@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import importlib
-import sys
 import warnings
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +18,9 @@ from assay.cli.options import (
     partition_lines,
     stats_options,
 )
+from assay.cli.progress import is_quiet
+from assay.cli.progress import phase as phase  # re-exported (compare, demo)
+from assay.cli.progress import progress_bar as progress_bar  # re-exported (code, demo)
 from assay.cli.stdout import side_console, stdout_taken
 from assay.collector import collector_paused
 from assay.errors import CoverageWarning, InvalidOptionError, OutputFileError
@@ -74,40 +75,6 @@ def systems_from_options(
     if not systems:
         raise InvalidOptionError("give --predictions FILE|DIR (repeatable) or --system NAME=FILE")
     return systems
-
-
-@contextmanager
-def progress_bar(
-    total: int, what: str = "scoring systems"
-) -> Iterator[Callable[[str], None] | None]:
-    """A rich progress bar on a terminal with several items (systems; ``what`` says which).
-
-    Nothing otherwise: one item, or stderr not a terminal. The callback advances it by one.
-    """
-    if total < 2 or not sys.stderr.isatty():
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import Progress
-
-    with Progress(console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task(what, total=total)
-        yield lambda _name: bar.advance(task)
-
-
-@contextmanager
-def phase(text: str, *, active: bool = True) -> Iterator[None]:
-    """A spinner with ``text`` on a terminal's stderr while a long phase runs; nothing otherwise.
-
-    ``active=False`` shows nothing (the phase has no work to do this run).
-    """
-    if not active or not sys.stderr.isatty():
-        yield
-        return
-    from rich.console import Console
-
-    with Console(stderr=True).status(text):
-        yield
 
 
 STATISTICS = "statistics: intervals, paired tests, tie groups"
@@ -212,7 +179,7 @@ def eval_command(
 
         print_result(document, side_console(to_err))
     for path in written:  # the released stdout is the summary alone
-        if not is_stdout(path):
+        if not is_stdout(path) and not is_quiet():
             click.echo(f"wrote {path}", err=released_layout or to_err)
 
 

@@ -127,6 +127,14 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
 }
 
 
+def add_quiet(command: click.Command) -> None:
+    """Give ``command`` the ``--quiet`` flag every command has (unless it has its own)."""
+    from assay.cli.progress import quiet_option
+
+    if not any("--quiet" in param.opts for param in command.params):
+        command.params.append(quiet_option())
+
+
 class AssayGroup(click.Group):
     """The command group: typed errors become one line and an exit code.
 
@@ -143,6 +151,7 @@ class AssayGroup(click.Group):
         if cmd_name not in self.commands and cmd_name in COMMANDS:
             module, name, _ = COMMANDS[cmd_name]
             command = getattr(importlib.import_module(f"assay.cli.{module}"), name)
+            add_quiet(command)
             self.add_command(command, cmd_name)
         return self.commands.get(cmd_name)
 

@@ -11,6 +11,7 @@ import regex
 
 from assay.cli.flag_hints import refuse_mistyped_flags, stdin_hint
 from assay.cli.options import dask_option, partition_lines
+from assay.cli.progress import count_progress
 from assay.cli.score_file import score_file
 from assay.cli.score_output import (
     Interval,
@@ -228,12 +229,13 @@ def score_pairs_file(
         check_confidence(interval.confidence)
         check_seed(interval.seed)
         check_count(interval.resamples, "--resamples", minimum=2)
-    if per_item is None:
-        return score_file(metrics, pairs_file, interval, executor=dask,
-                          progress=partition_lines(dask)), None  # fmt: skip
-    with open_output(per_item, option="--per-item") as rows:
-        entries = score_file(metrics, pairs_file, interval, rows=rows, executor=dask,
-                             progress=partition_lines(dask))  # fmt: skip
+    with count_progress("scoring pairs") as counted:
+        if per_item is None:
+            return score_file(metrics, pairs_file, interval, executor=dask,
+                              progress=partition_lines(dask), counted=counted), None  # fmt: skip
+        with open_output(per_item, option="--per-item") as rows:
+            entries = score_file(metrics, pairs_file, interval, rows=rows, executor=dask,
+                                 progress=partition_lines(dask), counted=counted)  # fmt: skip
     return entries, rows.path
 
 

@@ -264,6 +264,7 @@ def score_file(
     rows: Sink | None = None,
     executor: str | None = None,
     progress: Callable[[int, int], None] | None = None,
+    counted: Callable[[int], None] | None = None,
 ) -> list[dict[str, Any]]:
     """Score every pair of the file with each metric; one JSON entry per metric.
 
@@ -274,15 +275,21 @@ def score_file(
         rows: where the per-item JSONL rows go as they are scored (``None``: nowhere).
         executor: a Dask executor (see :mod:`assay.parallel`) or ``None``.
         progress: ``(done, total)`` partitions, for ``executor`` runs.
+        counted: called with the number of pairs scored so far after each chunk
+            (local runs).
 
     Raises:
         InputFileError: a bad row (file, line, field) or an empty file.
     """
     scoring = FileScoring(metrics, interval, rows)
     if executor is None:
+        done = 0
         for chunk in pair_chunks(read_pairs(pairs_file, hashed_ids=True), CHUNK):
             scored = scoring.scored(chunk.probabilities is not None)
             scoring.take(chunk, score_chunk(scored, chunk.predictions, chunk.targets))
+            done += len(chunk.ids)
+            if counted is not None:
+                counted(done)
         return scoring.entries()
     with executor_for(executor) as runner:
         name = str(pairs_file)

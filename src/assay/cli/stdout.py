@@ -35,7 +35,9 @@ def side_console(taken: bool) -> Console | None:
 
 def echo_written(paths: Iterable[str | Path], *, err: bool = False) -> None:
     """One ``wrote A and B`` line for the files written (``-`` left out); stderr when asked."""
+    from assay.cli.progress import is_quiet
+
     paths = list(paths)
     files = [str(p) for p in paths if not is_stdout(p)]
-    if files:
+    if files and not is_quiet():
         click.echo("wrote " + " and ".join(files), err=err or stdout_taken(paths))
