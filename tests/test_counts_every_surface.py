@@ -118,3 +118,16 @@ def test_ignore_missing_makes_n_the_evaluated_questions() -> None:
     result = assay.evaluate(GOLD, [assay.SystemInput("atlas-7b", ATLAS)], ignore_missing=True)
     (row,) = result.summary_frame().to_dict("records")
     assert (row["evaluated"], row["n"]) == (EVALUATED, EVALUATED)
+
+
+def test_a_result_saved_before_evaluated_was_recorded_renders_the_same(
+    run: dict[str, str],
+) -> None:
+    from assay.report.result.markdown import render_result_markdown
+    from assay.report.result.schema import check_saved_document
+
+    document = json.loads(run["json"])
+    for system in document["systems"]:
+        del system["evaluated"], system["n"]
+    check_saved_document(document, "old-result.json")  # an older result.json is still valid
+    assert render_result_markdown(document) == run["md"]

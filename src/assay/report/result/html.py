@@ -30,6 +30,7 @@ from assay.report.result.markdown import (
     METRIC_TITLES,
     cross_tab_cells,
     estimate_text,
+    evaluated_cell,
     leaderboard_rows,
     p_text,
     trials_phrase,
@@ -64,8 +65,7 @@ def system_plots(document: dict[str, Any]) -> list[dict[str, str]]:
             for s in document["systems"]
         ]  # fmt: skip
         counts = ", ".join(
-            f"{s['system']} n={s['overall'][metric]['n']}, evaluated "
-            f"{s['evaluated']}/{s['gold_count']}"
+            f"{s['system']} n={s['overall'][metric]['n']}, evaluated {evaluated_cell(s)}"
             for s in document["systems"]
         )
         caption = (
@@ -292,8 +292,8 @@ def leaderboard_cells(document: dict[str, Any]) -> list[list[str]]:
             else "n/a"
         )
         metrics = [estimate_text(system["overall"][m]) for m in document["metrics"]]
-        evaluated = f"{system['evaluated']}/{system['gold_count']}"
-        out.append([str(row["group"]), system["system"], *metrics, wilson, evaluated])
+        out.append([str(row["group"]), system["system"], *metrics, wilson,
+                    evaluated_cell(system)])  # fmt: skip
     return out
 
 

@@ -47,6 +47,17 @@ def p_text(value: float | None) -> str:
     return "<0.0001" if value < 0.0001 else f"{value:.4f}"
 
 
+def evaluated_cell(system: dict[str, Any]) -> str:
+    """``evaluated/gold`` of a system entry: the questions with a prediction (docs/counts.md).
+
+    A result saved before ``evaluated`` was recorded gives it from its buckets.
+    """
+    evaluated = system.get("evaluated")
+    if evaluated is None:
+        evaluated = system["gold_count"] - system["accounting"]["buckets"].get("missing", 0)
+    return f"{evaluated}/{system['gold_count']}"
+
+
 def leaderboard_rows(document: dict[str, Any]) -> list[dict[str, Any]]:
     """Rows for :func:`render_leaderboard` on the ranking metric."""
     metric = document["comparison"]["metric"]
@@ -60,7 +71,7 @@ def leaderboard_rows(document: dict[str, Any]) -> list[dict[str, Any]]:
             "upper": estimate["upper"],
             "group": system["tie_group"],
             "n": estimate["n"],
-            "evaluated": f"{system['evaluated']}/{system['gold_count']}",
+            "evaluated": evaluated_cell(system),
         }
         rate = system.get("accuracy_rate")
         if metric == "accuracy" and rate is not None:

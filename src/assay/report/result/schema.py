@@ -66,7 +66,7 @@ _ACCOUNTING = {
 _SYSTEM = {
     "type": "object",
     "required": [
-        "accounting", "accuracy_rate", "duplicates", "evaluated", "evaluated_count", "n",
+        "accounting", "accuracy_rate", "duplicates", "evaluated_count",
         "extra_prediction_count", "gold_count", "missing_prediction_count", "overall",
         "prediction_count", "prediction_files", "rank", "system", "tie_group",
     ],

@@ -22,6 +22,7 @@ from assay.report.markdown import format_interval, format_number
 from assay.report.result.markdown import (
     METRIC_TITLES,
     estimate_text,
+    evaluated_cell,
     p_text,
     trials_phrase,
     unresolved_note,
@@ -117,7 +118,7 @@ def leaderboard_table(
 
 def evaluated_text(system: dict[str, Any]) -> str:
     """``evaluated/gold``: the questions with a prediction (:mod:`assay.evaluation.counts`)."""
-    return f"{system['evaluated']}/{system['gold_count']}"
+    return evaluated_cell(system)
 
 
 def _needed_width(console: Console, table: Table) -> int:
