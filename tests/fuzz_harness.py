@@ -37,6 +37,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import fuzz_targets
+from fuzz_mutations import LINK_KINDS, MUTATIONS, applies
+
 SRC = Path(__file__).resolve().parents[1] / "src"
 TIMEOUT = 30.0  # seconds per command; a healthy one takes well under one
 
@@ -104,189 +107,6 @@ class Worker:
             self.process = None
 
 
-# -- mutations -------------------------------------------------------------------------------
-
-
-def _lines(data: bytes) -> list[bytes]:
-    return data.split(b"\n")
-
-
-def truncate(data: bytes, rng: random.Random) -> bytes:
-    """Cut the file at a random byte (a crash while it was written)."""
-    return data[: rng.randrange(len(data) + 1)] if data else data
-
-
-def byte_flip(data: bytes, rng: random.Random) -> bytes:
-    """Replace 1-4 random bytes by random bytes (invalid UTF-8 included)."""
-    if not data:
-        return data
-    out = bytearray(data)
-    for _ in range(rng.randint(1, 4)):
-        out[rng.randrange(len(out))] = rng.randrange(256)
-    return bytes(out)
-
-
-def _json_units(data: bytes) -> tuple[list[Any], bool] | None:
-    """The file as JSON values: one per JSONL line, or the one document."""
-    try:
-        return [json.loads(data)], False
-    except ValueError:
-        pass
-    try:
-        return [json.loads(line) for line in _lines(data) if line.strip()], True
-    except ValueError:
-        return None
-
-
-def _dump(units: list[Any], jsonl: bool) -> bytes:
-    if jsonl:
-        return b"".join(json.dumps(u, ensure_ascii=False).encode() + b"\n" for u in units)
-    return json.dumps(units[0], ensure_ascii=False, indent=1).encode()
-
-
-def _slots(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """Every place inside a JSON value (dict keys, list indexes)."""
-    found = [path]
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found += _slots(item, (*path, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value[:20]):
-            found += _slots(item, (*path, index))
-    return found
-
-
-def _replace(value: Any, path: tuple[Any, ...], new: Any) -> Any:
-    if not path:
-        return new
-    head, rest = path[0], path[1:]
-    copy: Any = dict(value) if isinstance(value, dict) else list(value)
-    copy[head] = _replace(value[head], rest, new)
-    return copy
-
-
-def _structural(
-    data: bytes, rng: random.Random, make: Callable[[random.Random, Any], Any]
-) -> bytes:
-    parsed = _json_units(data)
-    if parsed is None or not parsed[0]:
-        return byte_flip(data, rng)
-    units, jsonl = parsed
-    which = rng.randrange(len(units))
-    slots = _slots(units[which])
-    slot = rng.choice(slots[1:] or slots)
-    old: Any = units[which]
-    for part in slot:
-        old = old[part]
-    units[which] = _replace(units[which], slot, make(rng, old))
-    return _dump(units, jsonl)
-
-
-_TYPES: list[Any] = [None, True, 0, -1, 1.5, "", "x", [], [1], {}, {"a": 1}, [[]], "0", -0.0]
-
-
-def wrong_type(data: bytes, rng: random.Random) -> bytes:
-    """One value anywhere in one row replaced by a value of another JSON type."""
-
-    def make(rng: random.Random, old: Any) -> Any:
-        choices = [t for t in _TYPES if type(t) is not type(old)]
-        return rng.choice(choices)
-
-    return _structural(data, rng, make)
-
-
-def _huge(rng: random.Random) -> Any:
-    return rng.choice([
-        10**400, -(10**4000), 1e308, 2**63, -(2**64), 5e-324,
-        "1/" + "9" * 309, "10^" + "9" * 4000, "2e" + "9" * 4000, "9" * 5000,
-        "x" * 200_000, "١٢٣" * 1000,
-    ])  # fmt: skip
-
-
-def huge_value(data: bytes, rng: random.Random) -> bytes:
-    """One value replaced by a huge number, a huge-number text or a very long string."""
-    return _structural(data, rng, lambda rng, old: _huge(rng))
-
-
-def _with_literal(data: bytes, rng: random.Random, literal: bytes) -> bytes:
-    """One value of one row replaced by the raw JSON text ``literal``."""
-    parsed = _json_units(data)
-    if parsed is None or not parsed[0]:
-        return data + literal
-    units, jsonl = parsed
-    which = rng.randrange(len(units))
-    marker = "@@MARK@@"
-    slots = _slots(units[which])
-    units[which] = _replace(units[which], rng.choice(slots[1:] or slots), marker)
-    return _dump(units, jsonl).replace(json.dumps(marker).encode(), literal, 1)
-
-
-def huge_literal(data: bytes, rng: random.Random) -> bytes:
-    """A number literal Python cannot hold written into the text (``1e999``, 5,000 digits)."""
-    literal = rng.choice([b"1" + b"0" * 5000, b"1e999", b"-1e400", b"9" * 4301 + b".5"])
-    return _with_literal(data, rng, literal)
-
-
-def deep_nesting(data: bytes, rng: random.Random) -> bytes:
-    """One value wrapped in thousands of arrays or objects (or deeply nested JSON text)."""
-    depth = rng.choice([600, 1200, 5000, 100_000])
-    kind = rng.choice(["array", "object", "text"])
-    if kind == "text":  # deep JSON inside a string: a structured response, a prediction
-        return _structural(data, rng, lambda rng, old: "[" * depth + "]" * depth)
-    opener, closer = (b"[", b"]") if kind == "array" else (b'{"a":', b"}")
-    return _with_literal(data, rng, opener * depth + b"1" + closer * depth)
-
-
-def drop_or_repeat(data: bytes, rng: random.Random) -> bytes:
-    """A line removed, repeated or moved (duplicate ids, missing rows)."""
-    lines = _lines(data)
-    if len(lines) < 2:
-        return data + data
-    index = rng.randrange(len(lines))
-    action = rng.choice(["drop", "repeat", "swap"])
-    if action == "drop":
-        del lines[index]
-    elif action == "repeat":
-        lines.insert(rng.randrange(len(lines)), lines[index])
-    else:
-        other = rng.randrange(len(lines))
-        lines[index], lines[other] = lines[other], lines[index]
-    return b"\n".join(lines)
-
-
-def line_ends(data: bytes, rng: random.Random) -> bytes:
-    """CRLF, lone CR, a byte-order mark, NUL or blank lines (encoding and line-end oddities)."""
-    choice = rng.choice(["crlf", "cr", "bom", "nul", "blank", "empty", "nbsp"])
-    if choice == "crlf":
-        return data.replace(b"\n", b"\r\n")
-    if choice == "cr":
-        return data.replace(b"\n", b"\r", rng.randint(1, 3))
-    if choice == "bom":
-        return b"\xef\xbb\xbf" + data
-    if choice == "nul":
-        at = rng.randrange(len(data) + 1)
-        return data[:at] + b"\x00" + data[at:]
-    if choice == "blank":
-        return data.replace(b"\n", b"\n\n  \n", 2)
-    if choice == "nbsp":
-        return data.replace(b"\n", b"\xc2\xa0\n", 2)
-    return b""
-
-
-MUTATIONS: dict[str, Callable[[bytes, random.Random], bytes]] = {
-    "truncate": truncate,
-    "byte_flip": byte_flip,
-    "wrong_type": wrong_type,
-    "huge_value": huge_value,
-    "huge_literal": huge_literal,
-    "deep_nesting": deep_nesting,
-    "drop_or_repeat": drop_or_repeat,
-    "line_ends": line_ends,
-    "link": lambda data, rng: data,  # applied to the path, see Case.prepare
-}
-LINK_KINDS = ("symlink_loop", "dangling", "directory", "fifo", "output_is_input")
-
-
 # -- commands --------------------------------------------------------------------------------
 
 
@@ -325,6 +145,12 @@ def make_seeds(root: Path) -> Seeds:
     quiet = open(os.devnull, "w")  # noqa: SIM115 - closed below
     import contextlib
 
+    def run(args: list[str]) -> None:
+        try:
+            main(args)
+        except SystemExit as done:
+            assert not done.code, args
+
     with contextlib.redirect_stdout(quiet), contextlib.redirect_stderr(quiet):
         for args in (
             ["eval", *gold, "--predictions", str(seeds.files["pred_a"]),
@@ -335,10 +161,8 @@ def make_seeds(root: Path) -> Seeds:
              str(seeds.files["pred_b"]), "--result-json", str(seeds.files["result"])],
             ["demo", "--out", str(root / "release")],
         ):  # fmt: skip
-            try:
-                main(args)
-            except SystemExit as done:
-                assert not done.code, args
+            run(args)
+        fuzz_targets.add_seeds(root, seeds.files, run)
     quiet.close()
     release = root / "release"
     seeds.files["scores"] = next(release.rglob("scores.jsonl"))
@@ -411,6 +235,7 @@ COMMANDS: dict[str, tuple[tuple[str, ...], Builder]] = {
         ("scores", "summary"),
         lambda f, o: ["check", str(f["release"])],
     ),
+    **fuzz_targets.COMMANDS,
 }  # fmt: skip
 
 
@@ -444,19 +269,49 @@ class Case:
         files["release"] = release
         files["scores"] = release / seeds.files["scores"].relative_to(seeds.files["release"])
         files["summary"] = release / seeds.files["summary"].relative_to(seeds.files["release"])
-        target = folder / ("in_" + files[self.target].name)
-        if self.target in ("scores", "summary"):
-            target = files[self.target]
-        else:
-            shutil.copy(files[self.target], target)
-            files[self.target] = target
+        for key in COMMANDS[self.command][0]:  # every file the command reads, in the case
+            if key not in ("scores", "summary"):
+                group = folder / "in" / fuzz_targets.GROUPS.get(key, key)
+                group.mkdir(parents=True, exist_ok=True)
+                files[key] = Path(shutil.copy(files[key], group / files[key].name))
+        target = files[self.target]
         guard = None
         if self.mutation == "link":
             guard = _link(rng, target, folder, self.command)
         else:
             target.write_bytes(MUTATIONS[self.mutation](target.read_bytes(), rng))
+        if self.mutation == "hostile_judge" and "ledger" in files:
+            files["ledger"].write_bytes(b"")  # no vote recorded: every request is sent
         args = COMMANDS[self.command][1](files, folder / "out")
+        if self.mutation == "output_onto_read":
+            args = _onto_read(rng, args, folder)
         return args, files, guard
+
+    def hostile(self) -> str | None:
+        """The judge server's hostile reply for this case (``None``: the scripted judge)."""
+        if self.mutation != "hostile_judge":
+            return None
+        return random.Random(self.seed).choice(fuzz_targets.HOSTILE)
+
+
+def _inputs(folder: Path, args: list[str]) -> dict[Path, bytes]:
+    """The files the case's command reads and their bytes (the release folder: ``check``)."""
+    found = fuzz_targets.snapshot(folder / "in")
+    if args[0] == "check":
+        found.update(fuzz_targets.snapshot(folder / "release"))
+    return found
+
+
+def _onto_read(rng: random.Random, args: list[str], folder: Path) -> list[str]:
+    """The arguments with one output path replaced by a file the command reads."""
+    out = str(folder / "out")
+    outputs = [i for i, a in enumerate(args) if a.startswith(out) and Path(a).suffix]
+    read = sorted(_inputs(folder, args))
+    if not outputs or not read:
+        return args
+    changed = list(args)
+    changed[rng.choice(outputs)] = str(rng.choice(read))
+    return changed
 
 
 def _link(rng: random.Random, target: Path, folder: Path, command: str) -> Path | None:
@@ -513,10 +368,14 @@ def _release(path: Path) -> None:
 _SEED_OF: dict[str, Path] = {}
 
 
-def cases(runs: int, seed: int) -> list[Case]:
-    """``runs`` cases, every (command, mutation) class visited in turn, seeded."""
+def cases(runs: int, seed: int, only: frozenset[str] | None = None) -> list[Case]:
+    """``runs`` cases, every (command, mutation) class visited in turn, seeded.
+
+    ``only``: just these commands (``FUZZ_COMMANDS`` of bench/fuzz.py).
+    """
     rng = random.Random(seed)
-    pairs = [(c, m) for c in COMMANDS for m in MUTATIONS]
+    pairs = [(c, m) for c in COMMANDS for m in MUTATIONS
+             if applies(c, m) and (only is None or c in only)]  # fmt: skip
     rng.shuffle(pairs)
     out = []
     for number in range(runs):
@@ -539,21 +398,12 @@ def _nonblank_lines(path: Path, universal: bool = False) -> int | None:
     return sum(1 for line in data.split(b"\n") if line.strip(b" \t\r\n"))
 
 
-def _json(path: Path) -> Any:
-    if not path.is_file():  # a FIFO is read by the command, once
-        return None
-    try:
-        return json.loads(path.read_bytes())
-    except (OSError, ValueError):
-        return None
-
-
 def silent_loss(case: Case, files: dict[str, Path], out: Path, stdout: str) -> str | None:
     """What an exit-0 run lost, counted from its mutated input; ``None`` when nothing."""
     universal = case.command == "eval_xldocbench"
     if case.command in ("eval", "eval_xldocbench"):
         counts = [_nonblank_lines(files[k], universal) for k in ("gold_single", "gold_cross")]
-        report = _json(out / "r.json")
+        report = fuzz_targets.read_json(out / "r.json")
         if None in counts:
             return None  # a gold file given as a FIFO: not readable here again
         if report is None:
@@ -570,11 +420,11 @@ def silent_loss(case: Case, files: dict[str, Path], out: Path, stdout: str) -> s
             return f"pairs file has {count} rows; stdout {stdout.strip()[:80]!r}"
     elif case.command == "structured":
         count = _nonblank_lines(files["items"])
-        report = _json(out / "s.json")
+        report = fuzz_targets.read_json(out / "s.json")
         if count is not None and (report is None or len(report.get("items", [])) != count):
             return f"items file has {count} rows; report holds a different number"
     elif case.command == "report_result_csv":
-        document = _json(files["result"])
+        document = fuzz_targets.read_json(files["result"])
         csv_text = (out / "r.csv").read_text(encoding="utf-8") if (out / "r.csv").exists() else ""
         if isinstance(document, dict) and isinstance(document.get("items"), list):
             expected = sum(len(i.get("results", {})) for i in document["items"])
@@ -584,9 +434,11 @@ def silent_loss(case: Case, files: dict[str, Path], out: Path, stdout: str) -> s
             rows = len(list(csv.reader(io.StringIO(csv_text, newline="")))) - 1
             if rows != expected:
                 return f"result holds {expected} item results; CSV has {rows} rows"
+    elif case.command in fuzz_targets.COMMANDS:
+        return fuzz_targets.silent_loss(case.command, files, out, stdout)
     elif case.command == "compare_reports":
-        result = _json(out / "res.json")
-        saved = [_json(files[k]) for k in ("report", "report_b")]
+        result = fuzz_targets.read_json(out / "res.json")
+        saved = [fuzz_targets.read_json(files[k]) for k in ("report", "report_b")]
         if any(not isinstance(s, dict) for s in saved):
             return None  # an input given as a FIFO: not readable here again
         if result is None:
@@ -642,6 +494,7 @@ def fuzz(
     seed: int,
     determinism_every: int = 1,
     report: Callable[[str], None] | None = None,
+    only: frozenset[str] | None = None,
 ) -> Figures:
     """Run ``runs`` cases; every ``determinism_every``-th exit-0 run is repeated in a
     second worker (another hash seed) and its bytes compared."""
@@ -649,22 +502,26 @@ def fuzz(
     first, second = Worker("1"), Worker("2")
     figures = Figures()
     try:
-        for case in cases(runs, seed):
-            found = len(figures.problems())
+        reported: set[str] = set()
+        for case in cases(runs, seed, only):
             _one(case, seeds, work, first, second, figures, determinism_every)
-            if report is not None:
-                for line in figures.problems()[found:]:
+            for line in figures.problems():
+                if report is not None and line not in reported:
                     report(line)
+                reported.add(line)
     finally:
         first.close()
         second.close()
     return figures
 
 
-def _run(worker: Worker, args: list[str]) -> dict[str, Any] | None:
-    """Run one command, feeding the FIFOs the case made (each exactly once)."""
+def _run(worker: Worker, args: list[str], hostile: str | None = None) -> dict[str, Any] | None:
+    """Run one command, feeding the FIFOs the case made (each exactly once); the judge
+    server gives ``hostile``'s reply to every request meanwhile."""
     import threading
 
+    if hostile is not None:
+        fuzz_targets.judge_server().mode = hostile
     fifos, _FIFOS[:] = list(_FIFOS), []
     writers = [threading.Thread(target=_feed, args=f, daemon=True) for f in fifos]
     for writer in writers:
@@ -672,11 +529,28 @@ def _run(worker: Worker, args: list[str]) -> dict[str, Any] | None:
     try:
         return worker.run(args)
     finally:
+        if hostile is not None:
+            fuzz_targets.judge_server().mode = None
         for (path, _), writer in zip(fifos, writers, strict=True):
             writer.join(0.2)
             if writer.is_alive():
                 _release(path)
                 writer.join(5)
+
+
+def _changed_inputs(before: dict[Path, bytes], files: dict[str, Path]) -> list[str]:
+    """Inputs whose bytes the command changed (an appended file may only grow at its end)."""
+    appended = {files[k] for k in fuzz_targets.APPENDED if k in files}
+    changed = []
+    for path, data in before.items():
+        try:
+            now = path.read_bytes()
+        except OSError:
+            now = None
+        if now == data or (path in appended and now is not None and now.startswith(data)):
+            continue
+        changed.append(path.name)
+    return changed
 
 
 def _one(
@@ -686,16 +560,22 @@ def _one(
     folder = work / "case"
     args, files, guard = case.prepare(seeds, folder)
     kept = guard.read_bytes() if guard is not None else None
+    inputs = _inputs(folder, args)
     label = f"#{case.number} {case.command} {case.mutation} of {case.target} (seed {case.seed})"
+    if case.hostile() is not None:
+        label += f" reply {case.hostile()}"
     figures.runs += 1
     figures.classes[case.mutation] += 1
-    result = _run(first, args)
+    result = _run(first, args, case.hostile())
     if result is None:
         figures.hangs.append(f"{label}: no answer in {TIMEOUT:.0f} s")
         return
     figures.exits[result["code"]] += 1
     if guard is not None and guard.read_bytes() != kept:
         figures.losses.append(f"{label}: an input hard-linked to an output was overwritten")
+    changed = _changed_inputs(inputs, files)
+    if changed:
+        figures.losses.append(f"{label}: an input was overwritten ({', '.join(changed)})")
     if result["crash"] is not None:
         tail = result["crash"].strip().splitlines()[-1]
         figures.tracebacks.append(f"{label}: {tail}")
@@ -708,13 +588,15 @@ def _one(
                 f"{label}: exit {result['code']}, stderr {result['err']!r:.300}"
             )
         return
-    loss = silent_loss(case, files, folder / "out", result["out"])
+    loss = None
+    if case.mutation != "output_onto_read":  # an output went elsewhere: counted above
+        loss = silent_loss(case, files, folder / "out", result["out"])
     if loss is not None:
         figures.losses.append(f"{label}: {loss}")
     if case.number % determinism_every:
         return
     before = _outputs(folder / "out")
     args, files, _ = case.prepare(seeds, folder)
-    again = _run(second, args)
+    again = _run(second, args, case.hostile())
     if again is None or again["out"] != result["out"] or _outputs(folder / "out") != before:
         figures.nondeterministic.append(f"{label}: a second run gave other bytes")
