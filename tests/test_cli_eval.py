@@ -40,14 +40,35 @@ def test_gold_files_nargs_and_assay_block(
     assert "status_substituted" in capsys.readouterr().out
 
 
-def test_xldocbench_sidecar(tmp_path: Path) -> None:
+def test_xldocbench_sidecar_only_when_asked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "r.json"
     assert run(*xldocbench_eval_args(), "--output", str(out)) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.json"]  # as released: no sidecar
+    captured = capsys.readouterr()
+    assert f"evaluator sha256: {fingerprint('xldocbench')}" in captured.err.splitlines()
+    assert "sha256" not in captured.out
+    assert run(*xldocbench_eval_args(), "--output", str(out), "--provenance-sidecar") == 0
     sidecar = json.loads((tmp_path / "r.provenance.json").read_text("utf-8"))
     assert sidecar["profile"] == "xldocbench" and sidecar["evaluator_sha256"] == fingerprint(
         "xldocbench"
     )
     assert "assay" not in json.loads(out.read_text("utf-8"))
+
+
+@pytest.mark.parametrize(
+    "extra", [["--provenance-sidecar"], ["--provenance-sidecar", "--profile", "assay"]]
+)
+def test_provenance_sidecar_needs_a_released_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str]
+) -> None:
+    args = xldocbench_eval_args()
+    if "assay" in extra:
+        args += ["--output", str(tmp_path / "r.json")]
+    assert run(*args, *extra) == 2
+    assert "--provenance-sidecar needs --output and --profile xldocbench" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_bad_json_one_line_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,12 +13,14 @@ from cli_helpers import run
 from compare_helpers import GOLD_DIR, write_predictions
 
 
-def _release_report(tmp_path: Path, system: str, profile: str = "assay") -> Path:
+def _release_report(
+    tmp_path: Path, system: str, profile: str = "assay", *extra: str
+) -> Path:
     files = {f.stem: f for f in write_predictions(tmp_path / "pred")}
     out = tmp_path / f"{system}-{profile}.json"
     code = run(
         "eval", "--data-dir", str(GOLD_DIR), "--predictions", str(files[system]),
-        "--profile", profile, "--output", str(out),
+        "--profile", profile, "--output", str(out), *extra,
     )  # fmt: skip
     assert code == 0
     return out
@@ -111,10 +113,10 @@ def test_profile_change_and_unrecorded_definitions(tmp_path: Path) -> None:
 def test_xldocbench_reports_use_their_provenance_sidecar(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # Under xldocbench the report keeps the released layout; the provenance is in
-    # NAME.provenance.json beside it, and diff must read it from there.
-    old = _release_report(tmp_path, "alpha", "xldocbench")
-    new = _release_report(tmp_path, "beta", "xldocbench")
+    # Under xldocbench the report keeps the released layout; asked for, the provenance
+    # is in NAME.provenance.json beside it, and diff must read it from there.
+    old = _release_report(tmp_path, "alpha", "xldocbench", "--provenance-sidecar")
+    new = _release_report(tmp_path, "beta", "xldocbench", "--provenance-sidecar")
     assert "assay" not in _load(old)
     assert old.with_name(old.stem + ".provenance.json").is_file()
     capsys.readouterr()

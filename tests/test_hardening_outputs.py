@@ -72,7 +72,8 @@ def test_xldocbench_per_question_csv_stays_raw(tmp_path: Path) -> None:
     gold, pred = _gold_and_predictions(tmp_path)
     out, report = tmp_path / "pq.csv", tmp_path / "r.json"
     args = ["eval", "--profile", "xldocbench", "--gold-files", str(gold), "--predictions"]
-    assert run(*args, str(pred), "--per-question-csv", str(out), "--output", str(report)) == 0
+    assert run(*args, str(pred), "--per-question-csv", str(out), "--output", str(report),
+               "--provenance-sidecar") == 0  # fmt: skip
     text = out.read_text()
     assert '"=HYPERLINK(""http://127.0.0.1/x"",""y"")"' in text  # as csv.writer writes it raw
     assert "'=" not in text and "'+" not in text

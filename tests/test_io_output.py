@@ -101,7 +101,7 @@ def test_eval_sidecar_onto_an_input_is_refused(release: Path) -> None:
     os.rename(release / "pred.jsonl", release / "report.provenance.json")
     done = assay("eval", "--profile", "xldocbench", "--gold-files", release / "gold.jsonl",
                  "--predictions", release / "report.provenance.json",
-                 "--output", release / "report.json")  # fmt: skip
+                 "--output", release / "report.json", "--provenance-sidecar")  # fmt: skip
     one_error(done, "report.provenance.json", "sidecar", "input file")
     assert (release / "report.provenance.json").read_text("utf-8") == PRED
     assert not (release / "report.json").exists()
@@ -111,6 +111,7 @@ def test_report_output_onto_the_inputs_sidecar_is_refused(release: Path) -> None
     setup = assay(
         "eval", "--profile", "xldocbench", "--gold-files", release / "gold.jsonl",
         "--predictions", release / "pred.jsonl", "--output", release / "rep.json",
+        "--provenance-sidecar",
     )  # fmt: skip
     assert setup.returncode == 0, setup.stderr
     sidecar = release / "rep.provenance.json"

@@ -1,130 +1,26 @@
 """Every difference between the ``xldocbench`` and ``assay`` profiles, one named test each.
 
-Issue 9 lists the classes in which the released XL-DocBench evaluator and assay's own
-rules part ways. Each test below feeds one small input to ``assay eval`` under both
-profiles and asserts both verdicts:
+Issues 9 and 27 list the classes in which the released XL-DocBench evaluator and
+assay's own rules part ways. Each test below feeds one small input to ``assay eval``
+under both profiles and asserts both verdicts:
 
-- the ``xldocbench`` side against the literal reference re-implementation of the
-  released rules (``tests/xl_reference.py``, which imports nothing from assay): the
-  report.json and per-question CSV bytes must be identical, and the specific value the
-  class is about is also spelled out by hand;
+- the ``xldocbench`` side against the released evaluator itself
+  (``../shared/peers/xldocbench_evaluate.py``, run as a separate process with the same
+  options): the report.json, per-question CSV and stdout bytes and the set of files
+  written must be identical, and the specific value the class is about is also spelled
+  out by hand (so without ``../shared/`` the hand-stated verdicts still run);
 - the ``assay`` side against the value assay's stricter rules give, stated by hand.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-import xl_reference as ref
-from cli_helpers import run_captured
-
-
-@dataclass
-class Run:
-    """One ``assay eval`` run: exit code, streams and the written report (if any)."""
-
-    code: int
-    out: str
-    err: str
-    report: bytes | None
-    csv: bytes | None
-
-    def row(self, index: int = 0) -> dict[str, Any]:
-        """The per-question row ``index`` of the written report."""
-        assert self.report is not None, self.err
-        row: dict[str, Any] = json.loads(self.report)["per_question"][index]
-        return row
-
-    def doc(self) -> dict[str, Any]:
-        """The whole written report."""
-        assert self.report is not None, self.err
-        doc: dict[str, Any] = json.loads(self.report)
-        return doc
-
-    def warnings(self) -> list[str]:
-        """The ``warning:`` lines on stderr."""
-        return [line for line in self.err.splitlines() if line.startswith("warning:")]
-
-    def errors(self) -> list[str]:
-        """The ``error:`` lines on stderr."""
-        return [line for line in self.err.splitlines() if line.startswith("error:")]
-
-
-def gold_row(qid: Any = "q1", value: Any = "Paris", **changes: Any) -> dict[str, Any]:
-    """A gold row; ``changes`` replace top-level keys, ``meta_*`` replace metadata keys."""
-    row: dict[str, Any] = {
-        "question_id": qid,
-        "task_type": "single_doc",
-        "question": "?",
-        "answer": {"value": value, "format": "Str", "verification_rule": "casefold_exact_match"},
-        "metadata": {
-            "domain": "d",
-            "reasoning_type": "r",
-            "evidence_sources": ["text"],
-            "is_unanswerable": False,
-        },
-    }
-    for key, new in changes.items():
-        if key.startswith("meta_"):
-            row["metadata"][key[5:]] = new
-        else:
-            row[key] = new
-    return row
-
-
-def jsonl(*rows: Any) -> bytes:
-    """JSON Lines bytes of ``rows``."""
-    return "".join(json.dumps(row) + "\n" for row in rows).encode()
-
-
-def evaluate(
-    tmp_path: Path,
-    profile: str,
-    gold: bytes | dict[str, bytes],
-    predictions: bytes,
-    *extra: str,
-    prediction_name: str = "predictions.jsonl",
-) -> Run:
-    """Write the files under ``tmp_path/profile`` and run ``assay eval`` in-process."""
-    folder = tmp_path / profile
-    folder.mkdir()
-    golds = gold if isinstance(gold, dict) else {"gold.jsonl": gold}
-    for name, data in golds.items():
-        (folder / name).write_bytes(data)
-    (folder / prediction_name).write_bytes(predictions)
-    report, csv = folder / "out" / "report.json", folder / "out" / "pq.csv"
-    args = ["eval", "--profile", profile, "--gold-files", *(str(folder / g) for g in golds),
-            "--predictions", str(folder / prediction_name),
-            "--output", str(report), "--per-question-csv", str(csv), *extra]  # fmt: skip
-    code, out, err = run_captured(*args)
-    written = report.read_bytes() if code == 0 and report.exists() else None
-    table = csv.read_bytes() if code == 0 and csv.exists() else None
-    return Run(code, out, err, written, table)
-
-
-def released(tmp_path: Path, run: Run, field: str | None = None) -> None:
-    """Assert the xldocbench run wrote exactly the reference's report.json and CSV bytes."""
-    folder = tmp_path / "xldocbench"
-    gold = sorted(str(p) for p in folder.iterdir() if p.name.lower().startswith("gold"))
-    preds = next(p for p in folder.iterdir() if p.name.startswith("predictions"))
-    expected = ref.evaluate(gold, str(preds), field, False)
-    assert run.code == 0, run.err
-    assert run.report == ref.report_bytes(expected)
-    assert run.csv == ref.csv_bytes(expected)
-
-
-def both(tmp_path: Path, gold: Any, predictions: bytes, *extra: str, **kw: Any) -> tuple[Run, Run]:
-    """The same input under ``xldocbench`` and under ``assay``."""
-    return (
-        evaluate(tmp_path, "xldocbench", gold, predictions, *extra, **kw),
-        evaluate(tmp_path, "assay", gold, predictions, *extra, **kw),
-    )
-
+from xl_profiles import both, evaluate, gold_row, jsonl, released, released_fails
 
 NUMBER_GOLD = {"format": "Int", "verification_rule": "numeric_tolerance"}
 
@@ -362,14 +258,9 @@ def test_class9_released_fails_assay_scores(
     tmp_path: Path, kind: str, gold: bytes, preds: bytes, name: str
 ) -> None:
     """Inputs only the released script fails on: assay keeps scoring them (documented)."""
-    folder = tmp_path / "reference"
-    folder.mkdir()
-    (folder / "gold.jsonl").write_bytes(gold)
-    (folder / name).write_bytes(preds)
-    with pytest.raises((ref.Failed, UnicodeEncodeError)):
-        report = ref.evaluate([str(folder / "gold.jsonl")], str(folder / name), None, False)
-        ref.report_bytes(report), ref.csv_bytes(report)
     xl = evaluate(tmp_path, "xldocbench", gold, preds, prediction_name=name)
     assert xl.code == 0, xl.err
     assert xl.row()["accuracy"] == 1.0
     assert len(xl.warnings()) == 1, xl.err
+    error = released_fails(xl)
+    assert error.startswith("ERROR: ") or "UnicodeEncodeError" in error, error

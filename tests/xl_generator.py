@@ -1,17 +1,24 @@
-"""Seeded generator of XL-DocBench gold + prediction files covering every class of issue 9.
+"""Seeded generator of XL-DocBench gold + prediction files: every shape the released script reads.
 
-Each :func:`make_case` returns the files of one evaluation (bytes, written as is) and
-its flags. Covered: numbers after a dot and every answer format/rule (class 1),
-``--prediction-field answer`` on objects (2), mapping-shaped files with keys as
-written (3), every status shape including ``""`` (4), raw and blank labels (5–7),
-and the inputs only the strict loaders refuse (9): list/object statuses, rows
-without answer or value, non-string formats/rules, list/object labels, non-object
-metadata, odd ``is_unanswerable``, bool/list ids, empty gold files among several,
-NaN/Infinity, repeated keys, ``.JSONL`` suffixes, CR-only line ends, trailing
-NBSP/form feed, a ``--prediction-field`` no row has; plus hostile strings
-(CSV quoting, escapes, non-BMP, combining marks, RTL, other-script digits).
-A small share of cases is broken on purpose (bad JSON, a non-object row, no id,
-a CR between JSON tokens): the released script fails there, so must assay.
+Each :func:`make_case` returns the files of one evaluation (bytes, written as is), the
+released script's options for it and which gold files are not regular files. Covered,
+from issue 9 (the drop-in work): numbers after a dot and every answer format/rule,
+``--prediction-field answer`` on objects, mapping-shaped files with keys as written,
+every status shape including ``""``, raw and blank labels, and the inputs only the
+strict loaders refuse: list/object statuses, rows without answer or value, non-string
+formats/rules, list/object labels, non-object metadata, odd ``is_unanswerable``,
+bool/list ids, empty gold files among several, NaN/Infinity, repeated keys, ``.JSONL``
+suffixes, CR-only line ends, trailing NBSP/form feed, a ``--prediction-field`` no row
+has; hostile strings (CSV quoting, escapes, non-BMP, combining marks, RTL, other-script
+digits). From issue 27 (the released file as the reference): absent metadata keys,
+``task_type`` and ``format`` next to present nulls; statuses that are numbers, bools,
+lists and objects (``0``, ``true``, ``1.5``, ``["x"]``, ``{}``); list/object label,
+evidence-source and format values (keys unsorted, non-ASCII); gold sets that are all
+empty; gold files that are directories, symlink loops, dangling links or FIFOs; runs
+without ``--output`` or ``--per-question-csv``, with ``--no-per-question-json``, and
+into folders that do not exist yet. A small share of cases is broken on purpose (bad
+JSON, a non-object row, no id, a CR between JSON tokens): the released script fails
+there, so must assay.
 """
 
 from __future__ import annotations
@@ -61,15 +68,19 @@ CHOICE = ["A", "(C)", "Option C", "I think it is a D", "Because of cost", "b", "
 POOLS = [ENTITY, NUMERIC, BOOLEAN, ABSTAIN, CHOICE]
 FORMATS = ["Str", "Int", "Float", "None", "Bool", "Boolean", "Percentage", "single_choice",
            "List", "quantity", "str", "", None, "  ", 5, 0, True, False, ["Int"],
-           {"a": 1}]  # fmt: skip
+           {"a": 1}, [], {}, 1.5, Obj([("b", "Int"), ("a", "é")])]  # fmt: skip
 RULES = ["casefold_exact_match", "numeric_tolerance", "exact_match", "percentage_exact",
          "choice_exact_match", "relative_tolerance", "", None, 5, ["numeric"], True]  # fmt: skip
 LABELS = ["single_doc", "cross_doc", None, "", "  ", 0, 1, 2.5, True, False, ["a"],
-          {"k": "v"}, "Café", "b", "B", "ä", float("nan"), "unknown"]  # fmt: skip
+          {"k": "v"}, "Café", "b", "B", "ä", float("nan"), "unknown", [], {},
+          Obj([("z", 1), ("a", ["é", None])]), [1, "b"], -0.0, 10**20]  # fmt: skip
 SOURCES = ["text", ["text", "table"], [], ["text", "text"], 0, False, "", None, "  ", [0],
-           [None], [""], [{"a": 1}], [["x"]], {"a": 1}, {}, 5, True, "chart"]  # fmt: skip
+           [None], [""], [{"a": 1}], [["x"]], {"a": 1}, {}, 5, True, "chart",
+           Obj([("z", 1), ("a", 2)]), ["text", {"b": [], "a": "ü"}], [False, 0, 1.5]]  # fmt: skip
 STATUSES = ["success", "", "context_overflow", "vision_unsupported", "Context_Overflow", None,
-            False, 0, 5, ["context_overflow"], {"s": 1}, "missing", "error"]  # fmt: skip
+            False, 0, 5, ["context_overflow"], {"s": 1}, "missing", "error", True, 1.5, [],
+            {}, ["x"], "0", " context_overflow", Obj([("z", 1), ("a", "é")]),
+            float("nan")]  # fmt: skip
 TEXT_FIELDS = ["prediction", "model_answer", "answer", "response", "output"]
 SPACES = ["\u00a0", "\x0c", "\t", " ", "\u3000", "\x0b", "\x1c", "\x85", "\u2028"]
 ODD_VALUES = [3, 3.0, 0.5, True, False, None, [1, "a"], {"b": 1, "a": "é"}, float("nan"),
@@ -78,7 +89,13 @@ ODD_VALUES = [3, 3.0, 0.5, True, False, None, [1, "a"], {"b": 1, "a": "é"}, flo
 
 @dataclass
 class Case:
-    """One evaluation: files by name, which are gold and which is the prediction file."""
+    """One evaluation: files by name, which are gold and which is the prediction file.
+
+    ``special``: gold files that are not regular files, by name: ``fifo`` (fed its
+    bytes in ``files`` once per reader), ``directory``, ``loop`` (a symlink to itself),
+    ``dangling`` (a symlink to nothing). ``output``/``csv``: the report and CSV paths
+    relative to each program's output folder (``None``: the option is not given).
+    """
 
     files: dict[str, bytes] = field(default_factory=dict)
     gold: list[str] = field(default_factory=list)
@@ -87,6 +104,10 @@ class Case:
     ignore_missing: bool = False
     broken: bool = False
     questions: int = 0
+    special: dict[str, str] = field(default_factory=dict)
+    output: str | None = "report.json"
+    csv: str | None = "per_question.csv"
+    no_per_question_json: bool = False
 
 
 def _text(rng: random.Random, pool: list[str]) -> str:
@@ -223,8 +244,13 @@ def _predictions(rng: random.Random, case: Case, ids: list[str], pools: list[lis
             key = f" {qid} " if rng.random() < 0.05 else qid
             body = Obj(p for p in row if p[0] not in ("question_id", "global_qa_id", "id"))
             mapping.append((key, body if rng.random() < 0.85 else _value(rng, ENTITY)))
+        if shape == "map" and rng.random() < 0.1:  # "items" that is no object: an id
+            mapping.append(("items", rng.choice([[1, 2], "x", None])))
         doc = Obj([("items", mapping)]) if shape == "items" else mapping
         case.files[name] = dump(doc, ascii_only).encode("utf-8")
+    if shape not in ("jsonl", "JSONL") and rng.random() < 0.2:  # one JSON document, any name
+        name = rng.choice(["preds.txt", "preds", "preds.JSON"])
+        case.files[name] = case.files.pop("preds.json")
     case.predictions = name
 
 
@@ -240,8 +266,29 @@ def _written_id(rng: random.Random, qid: str) -> Any:
     return qid if rng.random() < 0.9 else f" {qid}\t"
 
 
-def make_case(seed: int, questions: int) -> Case:
-    """The gold and prediction files of case ``seed`` with about ``questions`` questions."""
+FORCED = ("fifo", "directory", "loop", "dangling", "all-empty", "broken", "stdout-only")
+
+
+def make_case(seed: int, questions: int, force: str | None = None) -> Case:
+    """The gold and prediction files of case ``seed`` with about ``questions`` questions.
+
+    ``force``: one of :data:`FORCED`, to make sure a small run holds that class.
+    """
+    case = _make_case(seed, questions)
+    rng = random.Random(f"{seed}:{force}")
+    if force in SPECIAL:
+        case.special = {rng.choice(case.gold): force}
+        case.broken = force != "fifo"
+    elif force == "all-empty":
+        case.files.update((name, rng.choice([b"", b"\n", b" \n\n"])) for name in case.gold)
+    elif force == "broken" and not case.broken:
+        break_case(rng, case)
+    elif force == "stdout-only":
+        case.output = case.csv = None
+    return case
+
+
+def _make_case(seed: int, questions: int) -> Case:
     rng = random.Random(seed)
     case = Case(questions=questions)
     used: set[bool] = set()
@@ -255,20 +302,52 @@ def make_case(seed: int, questions: int) -> Case:
     cut = sorted(rng.sample(range(1, questions), parts - 1)) if questions > parts else []
     bounds = [0, *cut, questions]
     ascii_only = rng.random() < 0.3
+    suffix = rng.choice([".jsonl"] * 12 + [".json", ".JSONL", ".txt", ""])  # JSONL, any name
     for k in range(parts):
-        name = f"gold{k}.jsonl"
+        name = f"gold{k}{suffix}"
         case.files[name] = _lines(rng, rows[bounds[k] : bounds[k + 1]], ascii_only)
         case.gold.append(name)
     if rng.random() < 0.1:
-        case.files["gold_empty.jsonl"] = rng.choice([b"", b"\n\n", b"  \n"])
+        case.files["gold_empty.jsonl"] = rng.choice([b"", b"\n\n", b"  \n", b"\r\n \t\n"])
         case.gold.insert(rng.randrange(len(case.gold) + 1), "gold_empty.jsonl")
+    if rng.random() < 0.03:  # every gold file empty: the released script scores 0 questions
+        for name in case.gold:
+            case.files[name] = rng.choice([b"", b"\n", b" \n\n"])
     _predictions(rng, case, ids, pools)
     if rng.random() < 0.2:
         case.prediction_field = rng.choice(["answer", "answer", "prediction", "response", "nope"])
     case.ignore_missing = rng.random() < 0.2
+    _outputs(rng, case)
+    if rng.random() < 0.04:
+        _special_gold(rng, case)
     if rng.random() < 0.03:
         break_case(rng, case)
     return case
+
+
+def _outputs(rng: random.Random, case: Case) -> None:
+    """Which of --output, --per-question-csv, --no-per-question-json the run gives."""
+    roll = rng.random()
+    if roll < 0.06:
+        case.output = None
+    elif roll < 0.1:
+        case.csv = None
+    elif roll < 0.12:
+        case.output = case.csv = None  # the summary on stdout alone
+    if rng.random() < 0.08:  # folders that do not exist yet: both programs make them
+        case.output = case.output and "new/deeper/report.json"
+        case.csv = case.csv and "other/pq.csv"
+    case.no_per_question_json = case.output is not None and rng.random() < 0.05
+
+
+SPECIAL = ["fifo", "fifo", "directory", "loop", "dangling"]
+
+
+def _special_gold(rng: random.Random, case: Case) -> None:
+    """Make one gold file something other than a regular file."""
+    name = rng.choice(case.gold)
+    case.special[name] = kind = rng.choice(SPECIAL)
+    case.broken = kind != "fifo"  # the released script reads a FIFO (it has a writer here)
 
 
 def break_case(rng: random.Random, case: Case) -> None:

@@ -24,6 +24,7 @@ from assay.cli.progress import progress_bar as progress_bar  # re-exported (code
 from assay.cli.stdout import side_console, stdout_taken
 from assay.collector import collector_paused
 from assay.errors import CoverageWarning, InvalidOptionError, OutputFileError
+from assay.evaluation.profiles import get_profile
 from assay.evaluation.runs import (
     DEFAULT_GOLD_NAMES,
     EvaluationResult,
@@ -97,6 +98,13 @@ RENDERING = "writing reports"
     type=click.Path(file_okay=False, path_type=Path),
     help="Write results/scores.jsonl and results/summary.json under DIR.",
 )
+@click.option(
+    "--provenance-sidecar",
+    is_flag=True,
+    help="With --profile xldocbench and --output REPORT: also write the provenance "
+    "(profile, fingerprint, signatures, options) to REPORT.provenance.json. "
+    "Without it the provenance goes to stderr only.",
+)
 @stats_options
 @collector_paused()  # the run's records stay alive to the end: collector passes free nothing
 def eval_command(
@@ -106,22 +114,29 @@ def eval_command(
     per_question_csv: Path | None,
     no_per_question_json: bool,
     results_dir: Path | None,
+    provenance_sidecar: bool,
 ) -> None:
     """Score prediction files against a long-document QA benchmark's gold files.
 
     Gold comes from --data-dir or --gold-files (more gold files may follow as
     arguments: --gold-files A.jsonl B.jsonl); one system per prediction file.
     Under --profile xldocbench with one prediction file, stdout is the released
-    summary alone (the "wrote FILE" lines and input warnings go to stderr).
+    summary alone and only the files the released evaluator writes are written;
+    input warnings, the provenance and the "wrote FILE" lines go to stderr.
     """
-    from assay.report.release.files import planned_outputs, stage_outputs
+    from assay.report.release.files import planned_outputs, stage_outputs, writes_sidecar
     from assay.report.release.terminal import accounting_line, provenance_lines, release_summary
 
     gold, systems = resolve_inputs(inputs)
+    if provenance_sidecar and (output is None or not writes_sidecar(inputs.profile, len(systems))):
+        raise click.UsageError(
+            "--provenance-sidecar needs --output and --profile xldocbench with one system "
+            "(other reports carry the provenance in their 'assay' block)"
+        )
     planned: list[tuple[str, Path | None]] = []
     planned += planned_outputs(
         inputs.profile, len(systems), output=output, per_question_csv_path=per_question_csv,
-        results_dir=results_dir,
+        results_dir=results_dir, sidecar=provenance_sidecar,
     )  # fmt: skip
     planned += [("--result-json", stats.result_json), ("--html", stats.html_path),
                 ("--markdown", stats.markdown_path)]  # fmt: skip
@@ -142,6 +157,7 @@ def eval_command(
             per_question_csv_path=per_question_csv,
             per_question_json=not no_per_question_json,
             results_dir=results_dir,
+            sidecar=provenance_sidecar,
         ),
         # the release files staged by a second process while this one computes the
         # statistics; every output is put in place together at the end
@@ -170,10 +186,12 @@ def eval_command(
     if document is None or not several:
         released = result.profile == "xldocbench"
         click.echo(release_summary(result.systems[0], released=released), err=to_err)
-        if result.profile != "xldocbench":
+        if not released:
             ignoring = bool(dict(result.options).get("ignore_missing"))
             click.echo(accounting_line(result.systems[0], ignoring), err=to_err)
-            click.echo("\n".join(provenance_lines(result)), err=to_err)
+        # the released stdout is the summary alone: the provenance goes to stderr there
+        if not (released and is_quiet()):
+            click.echo("\n".join(provenance_lines(result)), err=to_err or released)
     else:
         from assay.report.result.terminal import print_result
 
@@ -204,7 +222,10 @@ def resolve_inputs(inputs: InputArgs) -> tuple[list[Path], list[SystemInput]]:
         raise click.UsageError(f"unexpected argument(s) {[str(p) for p in inputs.more_gold_files]}")
     if not gold:
         data_dir = inputs.data_dir
-        gold = default_gold_files(data_dir if data_dir is not None else Path("."))
+        keep_empty = get_profile(inputs.profile).reads_as_released  # as released: no questions
+        gold = default_gold_files(
+            data_dir if data_dir is not None else Path("."), keep_empty=keep_empty
+        )
     return gold, systems_from_options(inputs.predictions, inputs.named)
 
 

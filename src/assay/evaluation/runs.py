@@ -8,8 +8,10 @@ the options that change a number.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import stat
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain
@@ -20,7 +22,7 @@ from warnings import warn
 
 from assay._version import __version__
 from assay.collector import collector_paused
-from assay.errors import CoverageWarning, InvalidOptionError
+from assay.errors import CoverageWarning, InputFileError, InvalidOptionError
 from assay.evaluation import tables
 from assay.evaluation.align import align
 from assay.evaluation.benchmark import (
@@ -150,29 +152,60 @@ class EvaluationResult:
         return tables.result_html(self.profile, self.leaderboard())
 
 
-def default_gold_files(data_dir: str | Path) -> list[Path]:
+def default_gold_files(data_dir: str | Path, *, keep_empty: bool = False) -> list[Path]:
     """``DIR/qa_single_doc.jsonl`` and ``DIR/qa_cross_doc.jsonl``, those that exist.
 
-    Either file is optional: one that is absent, or empty/blank, is left out (a
-    gold file given by name with no rows stays an error).
+    Either file is optional: one that is absent is left out, and so is one that is
+    empty/blank unless ``keep_empty`` (the ``xldocbench`` profile, which reads it as no
+    questions, as released, with a warning). A gold file given by name with no rows
+    stays an error under the ``assay`` profile.
 
     Raises:
-        InvalidOptionError: neither exists with rows in it.
+        InputFileError: one of them is there but is not a regular file (a directory, a
+            FIFO, a symlink loop or a link to nothing): the other would be scored alone.
+        InvalidOptionError: neither exists (with rows in it, unless ``keep_empty``).
     """
     paths = [Path(data_dir) / name for name in DEFAULT_GOLD_NAMES]
-    found = [p for p in paths if p.is_file()]
+    found = [p for p in paths if _discovered(p, data_dir)]
     if not found:
         raise InvalidOptionError(
             f"--data-dir {data_dir}: found neither {' nor '.join(DEFAULT_GOLD_NAMES)}; "
             "pass --gold-files FILE... instead"
         )
-    with_rows = [p for p in found if not is_blank(p)]
+    with_rows = found if keep_empty else [p for p in found if not is_blank(p)]
     if not with_rows:
         raise InvalidOptionError(
             f"--data-dir {data_dir}: {' and '.join(str(p) for p in found)} "
             "hold no gold questions (empty); add rows or pass --gold-files FILE..."
         )
     return with_rows
+
+
+def _discovered(path: Path, data_dir: str | Path) -> bool:
+    """Whether ``--data-dir`` discovery finds a regular gold file at ``path`` (absent: no).
+
+    Raises:
+        InputFileError: something that is not a regular file is there.
+    """
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        if not path.is_symlink():
+            return False
+        what = f"a symbolic link to a missing file ({os.readlink(path)})"
+    except OSError as exc:
+        what = "a symlink loop" if exc.errno == errno.ELOOP else f"unreadable ({exc.strerror})"
+    else:
+        if stat.S_ISREG(mode):
+            return True
+        what = "a directory" if stat.S_ISDIR(mode) else (
+            "a FIFO (named pipe)" if stat.S_ISFIFO(mode) else "not a regular file"
+        )  # fmt: skip
+    raise InputFileError(
+        path,
+        f"found by --data-dir {data_dir}, but it is {what}, not a gold file; replace it with "
+        "the gold file, or name the gold files with --gold-files FILE...",
+    )
 
 
 @collector_paused()

@@ -290,8 +290,8 @@ def _question(
         id=qid,
         value=value,
         answer=value_to_text(value),
-        format=str(fmt) if fmt else "Str",
-        verification_rule=str(rule) if rule else "",
+        format=value_to_text(fmt) or "Str",  # the strict reader gives a string or None
+        verification_rule=value_to_text(rule),
         split=label_of(split),
         domain=label_of(meta.get("domain")),
         reasoning_type=label_of(meta.get("reasoning_type")),
@@ -376,10 +376,12 @@ def read_gold(
     """Read several gold files in order; ids must be unique across all of them.
 
     With ``released``, rows are read as the released evaluator reads them and an
-    empty gold file is noted, not refused (but some gold file must hold a question).
+    empty gold file is noted, not refused, even when every gold file is empty (the
+    released evaluator scores no questions then).
 
     Raises:
-        InputFileError: a row without id, bad JSON, or a duplicate id (naming both places).
+        InputFileError: a row without id, bad JSON, a duplicate id (naming both places),
+            or (not ``released``) no question in any file.
     """
     seen: dict[str, GoldQuestion] = {}
     files: set[Path] = set()
@@ -388,7 +390,7 @@ def read_gold(
             raise InputFileError(path, "this gold file is given twice; give each gold file once")
         files.add(Path(path).resolve())
         _add_unique(seen, iter_gold(path, released))
-    if not seen:
+    if not seen and released is None:
         raise InputFileError(
             paths[0], "no gold questions in any gold file (all empty or blank); check the paths"
         )
@@ -441,49 +443,61 @@ NO_ANSWER = (
     "a gold row without 'answer' (or an answer without 'value'): scored against '', as released"
 )
 ODD_FORMAT = (
-    "an answer format or verification rule that is not a string: its str() used, as released"
+    "an answer format or verification rule that is not a string: its text used, as released"
 )
-ODD_LABEL = "a label or evidence source that is a list or object: its str() used, as released"
+ODD_LABEL = "a label or evidence source that is a list or object: its JSON text used, as released"
 ODD_METADATA = "metadata that is not an object: read as {}, as released"
 ODD_FLAG = "is_unanswerable that is not true/false: ignored, as released"
+DEFAULT_FORMAT = "Str"
 
 
 def released_label(value: Any) -> str:
-    """A breakdown label as released: ``unknown`` only for null and ``""`` (blanks kept)."""
-    return UNKNOWN if value is None or value == "" else str(value)
+    """A breakdown label as released: the value's text, ``unknown`` when that is empty.
+
+    Null and ``""`` are ``unknown``; blanks are kept; ``0`` is ``"0"``, ``false``
+    ``"False"``; a list or object is its JSON text (:func:`value_to_text`).
+    """
+    return value_to_text(value) or UNKNOWN
 
 
 def released_sources(value: Any) -> tuple[str, ...]:
-    """Evidence sources as released: a falsy value (0, false, "", []) → ``(unknown,)``."""
-    items = value or []
-    items = items if isinstance(items, list) else [items]
-    return tuple(released_label(item) for item in items) or (UNKNOWN,)
+    """Evidence sources as released: a falsy value (0, false, "", [], {}) → ``(unknown,)``.
+
+    Anything else that is not a list is one source; each source is :func:`released_label`.
+    """
+    if not value:
+        return (UNKNOWN,)
+    items = value if isinstance(value, list) else [value]
+    return tuple(released_label(item) for item in items)
 
 
 def _released_answer(
     row: dict[str, Any], path: str, line: int | None, notes: Oddities
-) -> tuple[Any, ...]:
-    answer = row.get("answer")
-    if not isinstance(answer, dict):
-        if "answer" not in row:
-            notes.note(path, line, NO_ANSWER)
-        return answer, None, None
-    if "value" not in answer:
+) -> tuple[dict[str, Any], tuple[Any, ...]]:
+    """The answer object as released (``answer`` absent → ``{}``; not an object → its value).
+
+    Returns it with ``(value, format text, rule text)``: an absent value is ``""``, an
+    absent format ``Str``, a format whose text is empty ``Str`` too.
+    """
+    answer = row.get("answer", {})
+    payload = answer if isinstance(answer, dict) else {"value": answer}
+    if "value" not in payload:
         notes.note(path, line, NO_ANSWER)
-    fmt, rule = answer.get("format"), answer.get("verification_rule")
-    if any(x is not None and not isinstance(x, str) for x in (fmt, rule)):
+    fmt = payload.get("format", DEFAULT_FORMAT)
+    rule = payload.get("verification_rule", "")
+    if not isinstance(fmt, str) or not isinstance(rule, str):
         notes.note(path, line, ODD_FORMAT)
-    return answer.get("value"), fmt, rule
+    return payload, (payload.get("value", ""), value_to_text(fmt), value_to_text(rule))
 
 
 def _released_metadata(
     row: dict[str, Any], path: str, line: int | None, notes: Oddities
 ) -> dict[str, Any]:
-    meta = row.get("metadata")
+    meta = row.get("metadata", {})
     if not isinstance(meta, dict):
-        if meta is not None:
+        if meta is not None:  # a null reads as {} in both readings
             notes.note(path, line, ODD_METADATA)
-        return {}
+        meta = {}
     sources = meta.get("evidence_sources")
     values = [row.get("task_type"), *(meta.get(k) for k in LABEL_FIELDS)]
     values += sources if isinstance(sources, list) else [sources]
@@ -500,23 +514,26 @@ def parse_released_row(
 ) -> GoldQuestion:
     """A :class:`GoldQuestion` read as the released evaluator reads a gold row.
 
-    The answer is ``answer.get("value")`` (a missing answer or value is ""); the type
-    comes from ``str(format)`` (falsy → ``Str``) and ``str(rule)``; breakdown labels
-    are :func:`released_label` of the raw values (``split`` of ``task_type or ""``);
-    the per-question row keeps the raw format, ``task_type or ""``, domain and
-    reasoning type. Oddities the strict reader refuses are noted in ``notes``.
+    Absent keys take the released defaults, present nulls stay null: the answer is
+    ``row.get("answer", {})`` (not an object: ``{"value": answer}``), its value
+    ``.get("value", "")``, its format ``.get("format", "Str")`` (typed by its text,
+    an empty text meaning ``Str``), its rule's text types an unmapped format. The
+    per-question row keeps that format as written, ``split`` is the text of
+    ``row.get("task_type", "unknown")``, ``domain`` and ``reasoning_type`` are
+    ``metadata.get(KEY, "unknown")`` as written. Breakdown labels are
+    :func:`released_label` of the values as written (an absent format is
+    ``unknown`` there). Oddities the strict reader refuses are noted in ``notes``.
 
     Raises:
         InputFileError: the row has no id.
     """
     qid = _required_id(row, path, line, notes)
-    value, fmt, rule = _released_answer(row, path, line, notes)
+    payload, answer = _released_answer(row, path, line, notes)
     meta = _released_metadata(row, path, line, notes)
-    split = row.get("task_type") or ""
-    if not isinstance(row.get("metadata"), dict) and isinstance(row.get("task_type"), (list, dict)):
-        notes.note(path, line, ODD_LABEL)
+    split = value_to_text(row.get("task_type", UNKNOWN))
+    domain, reasoning = meta.get("domain", UNKNOWN), meta.get("reasoning_type", UNKNOWN)
     return _question(
-        qid, (value, fmt, rule), meta, row, path, line, released_label, released_sources, split,
-        format_label=released_label(fmt),
-        row_labels=(fmt, split, meta.get("domain"), meta.get("reasoning_type")),
+        qid, answer, meta, row, path, line, released_label, released_sources, split,
+        format_label=released_label(payload.get("format")),
+        row_labels=(payload.get("format", DEFAULT_FORMAT), split, domain, reasoning),
     )  # fmt: skip

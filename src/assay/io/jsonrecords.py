@@ -16,6 +16,7 @@ read, or under a ``.json`` name) is one clear error line, not a JSON error.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, cast
@@ -32,6 +33,24 @@ TABLE_TEXT = (
     "it on standard input (-), whose form is recognised from its content"
 )
 _JSON_SPACE = " \t\n\r"
+
+
+_LINE_END = re.compile(r"\r\n|\r|\n")  # the line ends of Python's text mode
+
+
+def released_object_first(head: bytes) -> bool:
+    """Whether the released evaluator's JSONL reading of text starting ``head`` opens on an object.
+
+    Its first non-blank line, split at universal newlines and stripped as Python's
+    ``str.strip`` strips (NBSP, form feed, U+001C ... count as blanks), starts with ``{``.
+    Such text is JSON Lines as released, even when a comma or a tab in that line makes
+    it look like a CSV/TSV header to the byte-level sniffing.
+    """
+    text = head.removeprefix(b"\xef\xbb\xbf").decode("utf-8", "ignore")
+    for line in _LINE_END.split(text):
+        if line.strip():
+            return line.strip().startswith("{")
+    return False
 
 
 def _nothing(_: Any) -> None:
@@ -67,7 +86,9 @@ def iter_json_records(
                 released.note(name, 1, ARRAY_NOTE)
             yield from array_records(handle.read(), name, released=released)
             return
-        if content_kind(head) in ("csv", "tsv"):  # a pipe, or a .json name: not sniffed
+        if content_kind(head) in ("csv", "tsv") and not (  # a pipe, or a .json name
+            released is not None and released_object_first(head)
+        ):
             raise InputFileError(name, TABLE_TEXT, line=1)
         yield from iter_jsonl_stream(handle, name, released=released)
     finally:

@@ -20,9 +20,11 @@ Row ``status`` defaults to ``success``.
 With ``released=Oddities()`` files are read as the released XL-DocBench evaluator
 reads them: a ``.jsonl`` suffix in any case; an explicit field is ``row.get(field)``
 (an object is scored as its JSON text); mapping keys are ids exactly as written;
-``status`` is ``row.get("status") or "success"`` and kept as written in the
-per-question row; a field no row has scores "" everywhere. What the strict reader
-refuses is noted instead (see :mod:`assay.io.oddities`).
+``status`` is the text of ``row.get("status", "success")`` (an empty text is
+``success``), compared and written as that text; a field no row has scores ""
+everywhere; a name other than ``.jsonl`` holds one JSON document (JSON Lines only
+when it is not one). What the strict reader refuses is noted instead (see
+:mod:`assay.io.oddities`).
 """
 
 from __future__ import annotations
@@ -61,8 +63,8 @@ class PredictionRow:
         path: the file.
         line: 1-based line for JSONL files; the document's first line otherwise.
         key: the place inside a JSON document (``[3]``, ``items['q1']``), or ``None``.
-        row_status: the status as the released per-question row writes it (raw JSON
-            value), or ``None`` when not read as released.
+        row_status: the status as the released per-question row writes it (its text),
+            or ``None`` when not read as released.
     """
 
     id: str
@@ -136,22 +138,34 @@ def prediction_text(
     return "", None
 
 
-ODD_STATUS = "a status that is a list or object: kept as written, as released"
+ODD_STATUS = "a status that is a list or object: its JSON text used, as released"
 EMPTY_KEY = 'mapping key "": the released evaluator fails on it; assay counts it as an id'
 NO_FIELD = "no row has the --prediction-field field: every prediction scored as '', as released"
 SUFFIX = "suffix .jsonl in other letter case: read as JSONL, as released"
+JSONL_NAME = (
+    "JSON Lines under a name other than .jsonl: the released evaluator fails on it "
+    "(json.load); assay reads it"
+)
 
 
 def _released_status(
     row: dict[str, Any], path: str, line: int | None, notes: Oddities
 ) -> tuple[str, Any]:
-    """``(status as text, status as written)``: ``row.get("status") or "success"``."""
-    status = row.get("status") or "success"
-    if isinstance(status, str):
-        return status, status
+    """``(status, status as the row writes it)``, both the status as text, as released.
+
+    The text comes first: :func:`value_to_text` of ``row.get("status", "success")``
+    (null → "", ``0`` → ``"0"``, ``true`` → ``"True"``, a list or object → its JSON
+    text), and an empty text is ``success``. That text is what the overflow check
+    compares and what the per-question row writes.
+    """
+    status = row.get("status", "success")
+    if type(status) is str:
+        text = status or "success"
+        return text, text
     if isinstance(status, (list, dict)):
         notes.note(path, line, ODD_STATUS)
-    return value_to_text(status), status
+    text = value_to_text(status) or "success"
+    return text, text
 
 
 def _status(row: dict[str, Any], path: str, line: int | None, key: str | None) -> str:
@@ -272,11 +286,34 @@ def _sniffed(
     """Rows of an input whose name says nothing (``<(cat preds)``): read once, by content."""
     with open_source(source) as handle:
         data = handle.read()
+    if notes is not None:  # released: json.load of any name but .jsonl; JSONL only if that fails
+        document = _released_document(data, path, notes)
+        if document is not _NOT_A_DOCUMENT:
+            yield from _document_rows(document, path, field, notes)
+            return
+        if looks_like_jsonl(data):
+            notes.note(path, None, JSONL_NAME, 0)
     if looks_like_jsonl(data):
         for line, row in iter_jsonl_stream(io.BytesIO(data), path, released=notes):
             yield _from_row(row, field, path, line, None, notes)
     else:
         yield from _document_rows(parse_document(data, path, released=notes), path, field, notes)
+
+
+_NOT_A_DOCUMENT = object()
+
+
+def _released_document(data: bytes, path: str, notes: Oddities) -> Any:
+    """The one JSON document ``data`` holds as released, or ``_NOT_A_DOCUMENT`` (JSONL, ...).
+
+    Notes are kept only when it is one document (a failed try counts nothing).
+    """
+    before = notes.snapshot()
+    try:
+        return parse_document(data, path, released=notes)
+    except InputFileError:
+        notes.restore(before)
+        return _NOT_A_DOCUMENT
 
 
 def _document_rows(

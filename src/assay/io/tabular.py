@@ -18,13 +18,13 @@ import io
 import itertools
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from assay.errors import InputFileError
 from assay.io.jsonl import iter_jsonl
-from assay.io.jsonrecords import iter_json_records
+from assay.io.jsonrecords import iter_json_records, released_object_first
 from assay.io.oddities import Oddities
-from assay.io.sources import base_name, display_name, input_kind, open_source
+from assay.io.sources import PEEK_BYTES, base_name, display_name, input_kind, open_source
 
 csv.field_size_limit(1 << 30)  # long model answers: the default 128 KiB limit would refuse them
 
@@ -109,6 +109,14 @@ def _record(names: list[str], cells: list[str], path: str, line: int) -> dict[st
     return {key: cell for key, cell in zip(names, cells, strict=False) if cell != ""}
 
 
+def _released_jsonl(path: str | Path) -> bool:
+    """A file sniffed as CSV/TSV (no such suffix) that the released reading takes as JSONL."""
+    if base_name(path).endswith((".csv", ".tsv")):
+        return False
+    with open_source(path) as handle:
+        return released_object_first(cast(Any, handle).peek(PEEK_BYTES)[:PEEK_BYTES])
+
+
 def iter_records(
     path: str | Path, *, released: Oddities | None = None
 ) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -117,7 +125,9 @@ def iter_records(
     The form comes from the suffix, or from the content when the name has no known
     suffix (see :func:`assay.io.sources.input_kind`). ``.jsonl`` is JSON Lines; ``.json``
     and JSON text under any other name is a JSON array of objects or JSON Lines, as
-    its first byte says (:func:`assay.io.jsonrecords.iter_json_records`). Parquet
+    its first byte says (:func:`assay.io.jsonrecords.iter_json_records`); with
+    ``released``, a file sniffed as CSV/TSV whose first non-blank line is an object as
+    the released evaluator strips lines is JSON Lines too. Parquet
     (:func:`assay.io.parquet.iter_parquet`) gives the row number, counting from 1, in
     place of the line.
 
@@ -127,6 +137,8 @@ def iter_records(
         MissingExtraError: a Parquet file without pyarrow installed.
     """
     kind = input_kind(path)
+    if kind in ("csv", "tsv") and released is not None and _released_jsonl(path):
+        kind = "json"  # the released evaluator reads it as JSON Lines: so does assay then
     if kind == "parquet":
         from assay.io.parquet import iter_parquet
 

@@ -1,8 +1,8 @@
 """Write a run's report files; every byte comes from the renderers in this package.
 
 :func:`planned_outputs` lists every file a run will write (the ``xldocbench``
-sidecar and the results files included) so the command can check them all against
-its inputs before writing; :func:`stage_outputs` stages exactly those files (each
+sidecar, when asked for, and the results files included) so the command can check
+them all against its inputs before writing; :func:`stage_outputs` stages exactly those files (each
 whole, beside its target) for :func:`assay.io.commit.commit_together` to put in place
 with the rest of the run's outputs, holding the results folder's lock; and
 :func:`write_outputs` does both at once.
@@ -54,7 +54,12 @@ def results_folder(results_dir: str | Path) -> Path:
 
 
 def writes_sidecar(profile: str, system_count: int) -> bool:
-    """Whether a JSON report gets a ``.provenance.json`` sidecar (``xldocbench``, one system)."""
+    """Whether a JSON report can get a ``.provenance.json`` sidecar (``xldocbench``, one system).
+
+    Only that report lacks an ``assay`` block; the sidecar is written only when asked for
+    (``sidecar=True``, the CLI's ``--provenance-sidecar``): the released evaluator
+    writes no such file.
+    """
     return profile == "xldocbench" and system_count == 1
 
 
@@ -65,12 +70,13 @@ def planned_outputs(
     output: str | Path | None = None,
     per_question_csv_path: str | Path | None = None,
     results_dir: str | Path | None = None,
+    sidecar: bool = False,
 ) -> list[tuple[str, Path]]:
     """Every ``(option, file)`` :func:`write_outputs` would write with these arguments."""
     planned: list[tuple[str, Path]] = []
     if output is not None:
         planned.append(("--output", Path(output)))
-        if writes_sidecar(profile, system_count):
+        if sidecar and writes_sidecar(profile, system_count):
             planned.append(("--output (provenance sidecar)", sidecar_path(output)))
     if per_question_csv_path is not None:
         planned.append(("--per-question-csv", Path(per_question_csv_path)))
@@ -88,6 +94,7 @@ def write_outputs(
     per_question_csv_path: str | Path | None = None,
     per_question_json: bool = True,
     results_dir: str | Path | None = None,
+    sidecar: bool = False,
 ) -> Written:
     """Write the report files that were asked for, all together (:func:`stage_outputs`).
 
@@ -97,7 +104,7 @@ def write_outputs(
     """
     staged = stage_outputs(
         result, output=output, per_question_csv_path=per_question_csv_path,
-        per_question_json=per_question_json, results_dir=results_dir,
+        per_question_json=per_question_json, results_dir=results_dir, sidecar=sidecar,
     )  # fmt: skip
     return Written(commit_staged(staged))
 
@@ -116,10 +123,12 @@ def stage_outputs(
     per_question_csv_path: str | Path | None = None,
     per_question_json: bool = True,
     results_dir: str | Path | None = None,
+    sidecar: bool = False,
 ) -> Staged:
     """Stage the report files that were asked for; nothing is in place yet.
 
-    The JSON report (plus, under ``xldocbench``, its ``.provenance.json`` sidecar), the
+    The JSON report (plus, under ``xldocbench`` with ``sidecar``, its ``.provenance.json``
+    sidecar), the
     per-question CSV and the release-style results files. An error or an interrupt
     part-way removes what was staged.
 
@@ -130,7 +139,7 @@ def stage_outputs(
     staged: Staged = ([], [], [])
     try:
         _stage_all(result, staged, output, per_question_csv_path, per_question_json,
-                   results_dir)  # fmt: skip
+                   results_dir, sidecar)  # fmt: skip
     except BaseException:
         for file in staged[0]:
             file.discard()
@@ -145,6 +154,7 @@ def _stage_all(
     per_question_csv_path: str | Path | None,
     per_question_json: bool,
     results_dir: str | Path | None,
+    sidecar: bool = False,
 ) -> None:
     rows = {}  # each system's rounded question rows, made once for the JSON and the CSV
     if per_question_csv_path is not None or (output is not None and per_question_json):
@@ -155,7 +165,7 @@ def _stage_all(
         document = report_document(result, per_question=per_question_json, rows=rows)
         released = result.profile == "xldocbench"
         _stage(output, dumps(document, final_newline=not released), staged, "--output")
-        if writes_sidecar(result.profile, len(result.systems)):
+        if sidecar and writes_sidecar(result.profile, len(result.systems)):
             _stage(sidecar_path(output), dumps(provenance_block(result)), staged, "--output")
     if per_question_csv_path is not None:
         text = per_question_csv(result, rows)
