@@ -180,4 +180,5 @@ def test_score_under_an_alias_prints_the_canonical_name() -> None:
     done = run("score", "chrF++", "-p", "a b", "-t", "ab")
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[0] == "chrf++: 0.666667"
-    assert done.stdout.splitlines()[1].startswith("signature: chrf++|")
+    assert done.stdout.splitlines()[1] == "scale: 0-1 (sacrebleu prints it x 100: 66.67)"
+    assert done.stdout.splitlines()[2].startswith("signature: chrf++|")

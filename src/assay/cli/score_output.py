@@ -90,8 +90,34 @@ def score_entry(
     return entry
 
 
+# Metrics whose best-known tool prints them on 0-100 where assay gives 0-1.
+PERCENT_PEERS = {
+    **dict.fromkeys(("bleu", "bleu_4", "corpus_bleu", "chrf", "chrf++", "ter"), "sacrebleu"),
+    **dict.fromkeys(("squad_v1.em", "squad_v1.f1", "squad_v2.em", "squad_v2.f1"),
+                    "the official SQuAD script"),
+}  # fmt: skip
+ROUGE_NOTE = (
+    "note: tok:word; rouge-score's own tokenizer (lowercase, ASCII letters and digits only) "
+    "gives other numbers on other text: --tokenizer rouge-score for its numbers"
+)
+
+
+def notes(entry: dict[str, Any]) -> list[str]:
+    """The lines that say where a same-named peer's number differs: scale, tokenizer."""
+    name, value = entry["metric"], entry["value"]
+    if name in PERCENT_PEERS:
+        return [f"scale: 0-1 ({PERCENT_PEERS[name]} prints it x 100: {value * 100:.2f})"]
+    if name.startswith("rouge_") and "|tok:word|" in entry["signature"]:
+        return [ROUGE_NOTE]
+    return []
+
+
 def render_text(entries: list[dict[str, Any]]) -> str:
-    """Per metric: ``METRIC: VALUE (KIND over n=N)[ interval]``, details, ``signature: ...``."""
+    """Per metric: ``METRIC: VALUE (KIND over n=N)[ interval]``, details, notes, signature.
+
+    A note says the scale of a metric its best-known tool prints on 0-100 (BLEU,
+    chrF, TER, SQuAD), or that ROUGE's default tokenizer is not rouge-score's.
+    """
     lines = []
     for entry in entries:
         kind = entry["aggregation"]
@@ -99,6 +125,7 @@ def render_text(entries: list[dict[str, Any]]) -> str:
         extra = _interval_text(entry["interval"]) if entry["interval"] is not None else ""
         lines.append(f"{entry['metric']}: {entry['value']:.6f}{over}{extra}")
         lines += [f"{key}: {value!r}" for key, value in entry.get("details", {}).items()]
+        lines += notes(entry)
         lines.append(f"signature: {entry['signature']}")
     return "\n".join(lines)
 

@@ -59,7 +59,7 @@ from collections.abc import Callable
 
 import regex
 
-from assay.errors import InvalidOptionError, UnknownTokenizerError
+from assay.errors import MissingExtraError, UnknownTokenizerError
 from assay.text.mecab import (
     ja_tagger,
     ko_tagger,
@@ -410,9 +410,9 @@ LINE_TOKENIZERS: dict[Tokenizer, Callable[[str], list[list[str]]]] = {
 def _porter() -> Callable[[str], str]:
     try:
         from nltk.stem import porter
-    except ImportError:  # pragma: no cover - nltk is a test dependency
-        raise InvalidOptionError(
-            "tokenizer 'rouge-score-stem' needs nltk's Porter stemmer; pip install nltk"
+    except ImportError:
+        raise MissingExtraError(
+            "tokenizer 'rouge-score-stem' (ROUGE's use_stemmer=True)", "nltk", "stem"
         ) from None
     return functools.lru_cache(maxsize=65536)(porter.PorterStemmer().stem)
 
