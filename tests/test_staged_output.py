@@ -140,3 +140,23 @@ def test_eval_every_file_as_in_line(monkeypatch: pytest.MonkeyPatch, tmp_path: P
     for name in with_fork[2]:
         ours, theirs = tmp_path / "forked" / name, tmp_path / "in_line" / name
         assert ours.read_bytes() == theirs.read_bytes()
+
+
+def test_a_temporary_is_pending_from_the_moment_it_exists(tmp_path: Path) -> None:
+    # an interrupt while an output is being filled (or between its temporary file and
+    # its staged record) must find the file in discard_pending: none may be left behind
+    from assay.io.output import open_output, stage_file
+    from assay.io.pending import discard_pending, pending
+
+    target = tmp_path / "out.txt"
+    with open_output(target) as sink:
+        sink.write(b"partial")
+        assert pending() == [target]
+        names = [p.name for p in tmp_path.iterdir()]
+        assert len(names) == 1 and names[0].endswith(".tmp")
+    assert pending() == [] and target.read_text() == "partial"
+    staged = stage_file(tmp_path / "staged.txt", "text")
+    assert pending() == [tmp_path / "staged.txt"]
+    assert discard_pending() == [tmp_path / "staged.txt"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.txt"]
+    assert staged.target == tmp_path / "staged.txt" and pending() == []

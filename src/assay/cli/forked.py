@@ -17,7 +17,7 @@ Interrupts: every live child is recorded, and :func:`stop_children` (the CLI's
 SIGINT/SIGTERM path) sends each SIGTERM, waits for it (SIGKILL after
 :data:`STOP_GRACE` seconds) and removes the files it had staged and sent back. A child
 interrupted itself removes its own staged files before it leaves
-(:func:`assay.io.commit.discard_pending`); staged files a child returns are adopted by
+(:func:`assay.io.pending.discard_pending`); staged files a child returns are adopted by
 the parent (:func:`assay.io.commit.adopt`), to be committed or removed there.
 """
 
@@ -33,7 +33,8 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from assay.io.commit import adopt, discard_pending
+from assay.io.commit import adopt, signals_held
+from assay.io.pending import discard_pending
 
 T = TypeVar("T")
 
@@ -74,6 +75,8 @@ def in_child(task: Callable[[], T], *, enabled: bool = True) -> Callable[[], T]:
             _LIVE.clear()  # the parent's other children are not this one's
             os.close(read)
             _report(task, write)
+        except BaseException:  # stopped while sending: what it staged is not wanted
+            discard_pending()
         finally:  # whatever happens, never back into the parent's code
             os._exit(0)
     os.close(write)
@@ -105,6 +108,11 @@ def _report(task: Callable[[], object], write: int) -> None:
 def _collect(pid: int, read: int) -> Any:
     with os.fdopen(read, "rb", closefd=False) as pipe:
         payload = pipe.read()
+    with signals_held():  # what the child sent is adopted before an interrupt is handled
+        return _received(pid, read, payload)
+
+
+def _received(pid: int, read: int, payload: bytes) -> Any:
     _, status = os.waitpid(pid, 0)
     _LIVE.pop(pid, None)
     os.close(read)

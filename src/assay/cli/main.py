@@ -231,7 +231,8 @@ def _terminate(signum: int, frame: Any) -> None:
 def _interrupted(name: str, code: int) -> None:
     """Stop the children, remove every unfinished output, say what was kept; exit."""
     from assay.cli.forked import stop_children
-    from assay.io.commit import committed, discard_pending, planned
+    from assay.io.commit import committed, planned
+    from assay.io.pending import discard_pending
 
     with contextlib.suppress(BaseException):  # a second signal must not stop the clean-up
         signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -321,7 +322,7 @@ def usage_exit_code(error: click.UsageError) -> int:
 
 def _discard_staged() -> None:
     """A failed command's staged outputs are not wanted: remove them (targets kept)."""
-    from assay.io.commit import discard_pending
+    from assay.io.pending import discard_pending
 
     discard_pending()
 

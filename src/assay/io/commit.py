@@ -6,9 +6,10 @@ only at the end :func:`commit_together` renames them all into place, one after t
 other with SIGINT and SIGTERM held off, so an interrupt either comes before the first
 rename (every target as it was) or after the last (every target new).
 
-Each staged temporary file of this process is recorded here while it exists, so an
-interrupted run removes them all (:func:`discard_pending`), those of files staged by
-a forked child included once their records reach this process (:func:`adopt`).
+Each staged temporary file of this process is recorded (:mod:`assay.io.pending`) while
+it exists, so an interrupted run removes them all
+(:func:`assay.io.pending.discard_pending`), those of files staged by a forked child
+included once their records reach this process (:func:`adopt`).
 """
 
 from __future__ import annotations
@@ -17,25 +18,14 @@ import contextlib
 import signal
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from assay.io.output import StagedFile
+from assay.io.output import StagedFile, directory_lock
+from assay.io.pending import record
 
-_PENDING: dict[str, StagedFile] = {}  # temporary path -> its staged file, in this process
 _PLANNED: list[Path] = []  # the outputs the running command will write
 _COMMITTED: list[Path] = []  # the outputs its commit put in place
 HELD = (signal.SIGINT, signal.SIGTERM)
-
-
-def record(staged: StagedFile) -> None:
-    """Note a staged file of this process (made by ``stage_file``, or adopted)."""
-    _PENDING[staged.temporary] = staged
-
-
-def forget(staged: StagedFile) -> None:
-    """The staged file was committed or discarded: no longer this process's to remove."""
-    _PENDING.pop(staged.temporary, None)
 
 
 def adopt(value: Any) -> None:
@@ -44,22 +34,11 @@ def adopt(value: Any) -> None:
     A forked child's staged files come back to the parent in its return value; once
     here they are the parent's to commit, or to remove if the run is interrupted.
     """
-    from assay.io.output import StagedFile
-
     if isinstance(value, StagedFile):
         record(value)
     elif isinstance(value, (list, tuple)):
         for item in value:
             adopt(item)
-
-
-def discard_pending() -> list[Path]:
-    """Remove every staged temporary file of this process; return their targets."""
-    targets = []
-    for staged in list(_PENDING.values()):
-        staged.discard()
-        targets.append(staged.target)
-    return targets
 
 
 def plan(paths: Iterable[str | Path]) -> None:
@@ -76,11 +55,6 @@ def planned() -> list[Path]:
 def committed() -> list[Path]:
     """The outputs the last :func:`commit_together` put in place."""
     return list(_COMMITTED)
-
-
-def pending() -> list[Path]:
-    """The targets of the staged files not yet committed or discarded."""
-    return [staged.target for staged in _PENDING.values()]
 
 
 @contextlib.contextmanager
@@ -110,8 +84,6 @@ def commit_together(
     Raises:
         OutputFileError: a rename failed, or another run holds a lock.
     """
-    from assay.io.output import directory_lock
-
     written: list[Path] = []
     with contextlib.ExitStack() as stack:
         try:

@@ -33,8 +33,8 @@ from pathlib import Path
 from typing import BinaryIO
 
 from assay.errors import InputFileError, OutputFileError
-from assay.io.commit import forget, record
 from assay.io.inputs_read import read_as
+from assay.io.pending import forget, forget_temporary, record, record_temporary
 
 _LOOP_HINT = "is a symlink loop (or a chain of links too long to follow); give a real path"
 
@@ -223,7 +223,10 @@ def open_output(path: str | Path, *, option: str | None = None) -> Iterator[Sink
     refuse_read_input(target, option)
     with _temporary_beside(target, option) as (stream, temporary, final, mode):
         yield Sink(stream, target, option)
-    _replace(temporary, final, target, mode, option)
+    try:
+        _replace(temporary, final, target, mode, option)
+    finally:
+        forget_temporary(temporary)  # in place, or removed
 
 
 @contextlib.contextmanager
@@ -248,6 +251,9 @@ def _temporary_beside(
             handle, temporary = tempfile.mkstemp(
                 dir=final.parent, prefix=f".{final.name}.", suffix=".tmp"
             )
+            # recorded at once: an interrupt from here on (the block, or between it and
+            # the caller's own record) finds it in discard_pending
+            record_temporary(target, temporary)
             stream = os.fdopen(handle, "wb")
         except OSError as exc:
             raise _cannot_write(target, exc, option) from None
@@ -263,6 +269,7 @@ def _temporary_beside(
         if temporary is not None:
             with contextlib.suppress(OSError):
                 os.unlink(temporary)
+            forget_temporary(temporary)
 
 
 def _cannot_write(target: Path, exc: OSError, option: str | None) -> OutputFileError:
