@@ -227,3 +227,23 @@ def test_key_variable_not_set_is_one_line_before_any_request(tmp_path: Path) -> 
         done = assay(*args, "--output", str(tmp_path / "r.json"))
         assert server.requests == []
     one_error_line(done, 2, "--judge-key-env ASSAY_TEST_UNSET_KEY")
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder", "broken-link"])
+def test_a_ledger_that_is_not_a_regular_file_is_one_line(tmp_path: Path, kind: str) -> None:
+    # a FIFO ledger blocked the first append for ever (found by bench/fuzz.py)
+    import os
+
+    cache = tmp_path / "c"
+    cache.mkdir()
+    ledger = cache / "ledger.jsonl"
+    if kind == "fifo":
+        os.mkfifo(ledger)
+    elif kind == "folder":
+        ledger.mkdir()
+    else:
+        ledger.symlink_to(tmp_path / "absent")
+    with JudgeServer() as server:
+        done = assay(*judge_args(server.url, cache, "--output", str(tmp_path / "r.json")))
+    one_error_line(done, 3, "ledger.jsonl", "not a regular file")
+    assert not (tmp_path / "r.json").exists()

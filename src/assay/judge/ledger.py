@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.errors import AssayError, InputFileError
+from assay.io.inputs_read import note_read
 from assay.judge.client import json_bytes
 from assay.judge.config import sha256_text
 
@@ -108,9 +109,15 @@ class Ledger:
                 digits, nesting too deep, a torn write), or not a ledger entry.
         """
         ledger = cls(folder)
-        if not ledger.path.is_file():
+        if not os.path.lexists(ledger.path):
             return ledger
+        if not ledger.path.is_file():  # a FIFO would block the first append for ever
+            raise InputFileError(
+                ledger.path, "the verdict ledger is not a regular file (a FIFO, a folder, a "
+                "broken link?); remove it or give another --judge-cache folder",
+            )  # fmt: skip
         with open(ledger.path, "rb") as handle:
+            note_read(ledger.path, handle)  # no output of this command may replace it
             for number, raw in enumerate(handle, start=1):
                 if raw.strip():
                     ledger._keep(ledger._load_line(raw, number), number)
